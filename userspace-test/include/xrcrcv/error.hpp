@@ -1,0 +1,54 @@
+// Error model of xrcrcv: every fallible call returns std::expected, whose
+// error carries the errno and the command (or system call) that failed.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace xrcrcv {
+
+// Pseudo command number for failures that are not a uverbs write command
+// (open(2) of the device, poll(2)/read(2) of the async fd, ...).
+inline constexpr std::uint32_t kNotACommand = 0xffffffffU;
+
+struct Error {
+  int errnum = 0;                         // positive errno value
+  std::uint32_t command = kNotACommand;   // uverbs write command number
+  std::string_view what;                  // "REG_XRC_RCV_QP", "open", ...
+
+  // "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]"
+  [[nodiscard]] std::string message() const;
+  [[nodiscard]] std::error_code code() const {
+    return {errnum, std::generic_category()};
+  }
+  friend bool operator==(const Error&, const Error&) = default;
+};
+
+// Error for a failed uverbs write command; name from command_name().
+[[nodiscard]] Error command_error(std::uint32_t command, int errnum);
+// Error for a failed system call or other operation named by a literal.
+[[nodiscard]] Error sys_error(std::string_view what, int errnum);
+
+// "GET_CONTEXT", "REG_XRC_RCV_QP", ...; "CMD_<n>" is not available as a
+// view, so unknown numbers give "UNKNOWN".
+[[nodiscard]] std::string_view command_name(std::uint32_t command);
+// "EINVAL", "EFAULT", ...; "E?" for numbers outside the table.
+[[nodiscard]] std::string_view errno_name(int errnum);
+
+std::ostream& operator<<(std::ostream& os, const Error& e);
+
+template <class T>
+using Result = std::expected<T, Error>;
+using Status = std::expected<void, Error>;
+
+// Shorthand: the errno of a failed result, 0 on success.
+template <class T>
+[[nodiscard]] int errno_of(const std::expected<T, Error>& r) {
+  return r ? 0 : r.error().errnum;
+}
+
+}  // namespace xrcrcv

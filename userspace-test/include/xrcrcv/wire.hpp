@@ -1,0 +1,60 @@
+// Encoding of legacy uverbs write commands: ib_uverbs_cmd_hdr + struct
+// (+ trailing driver_data).  Pure functions, no system calls, so the host
+// unit tests can check every byte.
+#pragma once
+
+#include <xrcrcv/uapi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace xrcrcv::wire {
+
+using Bytes = std::vector<std::byte>;
+
+// Pointer as the kernel wants it in a `response` field.
+inline std::uint64_t user_ptr(const void* p) {
+  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
+}
+
+// hdr.in_words = (8 + body bytes) / 4, hdr.out_words = response bytes / 4.
+// Sizes that are not multiples of 4 are rounded down, which is exactly the
+// kind of malformed header the bad-input tests want to be able to send.
+[[nodiscard]] ib_uverbs_cmd_hdr make_hdr(std::uint32_t command, std::size_t body_bytes,
+                                         std::size_t resp_bytes);
+
+// Header + body bytes.
+[[nodiscard]] Bytes encode(const ib_uverbs_cmd_hdr& hdr, std::span<const std::byte> body);
+// Header computed from the sizes + body (+ trailing bytes appended to body).
+[[nodiscard]] Bytes encode(std::uint32_t command, std::span<const std::byte> body,
+                           std::size_t resp_bytes, std::span<const std::byte> trailing = {});
+
+template <class T>
+[[nodiscard]] std::span<const std::byte> as_bytes(const T& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  return {reinterpret_cast<const std::byte*>(&v), sizeof(T)};
+}
+
+template <class T>
+[[nodiscard]] Bytes encode_struct(std::uint32_t command, const T& cmd, std::size_t resp_bytes,
+                                  std::span<const std::byte> trailing = {}) {
+  return encode(command, as_bytes(cmd), resp_bytes, trailing);
+}
+
+// Reads a header back (for tests and the raw CLI path).
+[[nodiscard]] ib_uverbs_cmd_hdr decode_hdr(std::span<const std::byte> buf);
+
+// The command structs of the four new commands, zero-filled.
+[[nodiscard]] ib_uverbs_reg_xrc_rcv_qp make_reg(std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                                                ib_uverbs_reg_xrc_rcv_qp_resp* resp);
+[[nodiscard]] ib_uverbs_unreg_xrc_rcv_qp make_unreg(std::uint32_t xrcd_handle,
+                                                    std::uint32_t qp_num);
+[[nodiscard]] ib_uverbs_query_xrc_rcv_qp make_query(std::uint32_t xrcd_handle,
+                                                    std::uint32_t qp_num, std::uint32_t attr_mask,
+                                                    ib_uverbs_query_qp_resp* resp);
+
+}  // namespace xrcrcv::wire

@@ -1,0 +1,173 @@
+#include <xrcrcv/commands.hpp>
+
+#include "detail.hpp"
+
+#include <cerrno>
+#include <unistd.h>
+
+namespace xrcrcv {
+namespace detail {
+
+Status execute(ContextRef ctx, std::uint32_t command, std::span<const std::byte> body,
+               std::size_t resp_bytes, std::span<const std::byte> trailing) {
+  const auto buf = wire::encode(command, body, resp_bytes, trailing);
+  const ssize_t n = ::write(ctx.cmd_fd, buf.data(), buf.size());
+  if (n < 0) return std::unexpected(command_error(command, errno));
+  if (static_cast<std::size_t>(n) != buf.size())
+    return std::unexpected(command_error(command, EIO));  // never seen from uverbs
+  return {};
+}
+
+}  // namespace detail
+
+namespace cmd {
+
+Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
+                                     std::uint32_t qp_num) {
+  ib_uverbs_reg_xrc_rcv_qp_resp resp{};
+  const auto c = wire::make_reg(xrcd_handle, qp_num, &resp);
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_REG_XRC_RCV_QP, wire::as_bytes(c),
+                                sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return resp.qp_num;
+}
+
+Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num) {
+  const auto c = wire::make_unreg(xrcd_handle, qp_num);
+  return detail::execute(ctx, IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, wire::as_bytes(c), 0);
+}
+
+Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                         const QpAttr& attr, QpAttrMask mask) {
+  const auto c = encode_modify_xrc_rcv_qp(xrcd_handle, qp_num, attr, mask);
+  return detail::execute(ctx, IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, wire::as_bytes(c), 0);
+}
+
+Result<QpAttr> query_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                                QpAttrMask mask) {
+  ib_uverbs_query_qp_resp resp{};
+  const auto c = wire::make_query(xrcd_handle, qp_num, to_bits(mask), &resp);
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP, wire::as_bytes(c),
+                                sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return decode_query_resp(resp);
+}
+
+Result<std::uint32_t> open_xrcd(ContextRef ctx, int fd, std::uint32_t oflags) {
+  ib_uverbs_open_xrcd_resp resp{};
+  ib_uverbs_open_xrcd c{};
+  c.response = wire::user_ptr(&resp);
+  c.fd = static_cast<__u32>(fd);
+  c.oflags = oflags;
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_OPEN_XRCD, wire::as_bytes(c), sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return resp.xrcd_handle;
+}
+
+Status close_xrcd(ContextRef ctx, std::uint32_t xrcd_handle) {
+  ib_uverbs_close_xrcd c{};
+  c.xrcd_handle = xrcd_handle;
+  return detail::execute(ctx, IB_USER_VERBS_CMD_CLOSE_XRCD, wire::as_bytes(c), 0);
+}
+
+Result<QpHandle> open_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                         std::uint64_t user_handle) {
+  ib_uverbs_create_qp_resp resp{};
+  ib_uverbs_open_qp c{};
+  c.response = wire::user_ptr(&resp);
+  c.user_handle = user_handle;
+  c.pd_handle = xrcd_handle;
+  c.qpn = qp_num;
+  c.qp_type = kQptXrcTgt;
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_OPEN_QP, wire::as_bytes(c), sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return QpHandle{resp.qp_handle, resp.qpn};
+}
+
+Result<QpHandle> create_qp_xrc_tgt(ContextRef ctx, std::uint32_t xrcd_handle,
+                                   std::uint64_t user_handle) {
+  ib_uverbs_create_qp_resp resp{};
+  ib_uverbs_create_qp c{};
+  c.response = wire::user_ptr(&resp);
+  c.user_handle = user_handle;
+  c.pd_handle = xrcd_handle;  // XRC TGT: the XRCD travels in pd_handle
+  c.qp_type = kQptXrcTgt;     // no CQs, no SRQ, no queue sizes
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_CREATE_QP, wire::as_bytes(c), sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return QpHandle{resp.qp_handle, resp.qpn};
+}
+
+Result<std::uint32_t> destroy_qp(ContextRef ctx, std::uint32_t qp_handle) {
+  ib_uverbs_destroy_qp_resp resp{};
+  ib_uverbs_destroy_qp c{};
+  c.response = wire::user_ptr(&resp);
+  c.qp_handle = qp_handle;
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_DESTROY_QP, wire::as_bytes(c), sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return resp.events_reported;
+}
+
+Result<QpAttr> query_qp(ContextRef ctx, std::uint32_t qp_handle, QpAttrMask mask) {
+  ib_uverbs_query_qp_resp resp{};
+  ib_uverbs_query_qp c{};
+  c.response = wire::user_ptr(&resp);
+  c.qp_handle = qp_handle;
+  c.attr_mask = to_bits(mask);
+  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_QUERY_QP, wire::as_bytes(c), sizeof resp);
+      !st)
+    return std::unexpected(st.error());
+  return decode_query_resp(resp);
+}
+
+Status modify_qp(ContextRef ctx, std::uint32_t qp_handle, const QpAttr& attr, QpAttrMask mask) {
+  const auto c = encode_modify_qp(qp_handle, attr, mask);
+  return detail::execute(ctx, IB_USER_VERBS_CMD_MODIFY_QP, wire::as_bytes(c), 0);
+}
+
+}  // namespace cmd
+
+namespace raw {
+
+Status write_bytes(ContextRef ctx, std::span<const std::byte> bytes) {
+  std::uint32_t command = kNotACommand;
+  if (bytes.size() >= sizeof command) std::memcpy(&command, bytes.data(), sizeof command);
+  const ssize_t n = ::write(ctx.cmd_fd, bytes.data(), bytes.size());
+  if (n < 0) return std::unexpected(command_error(command, errno));
+  if (static_cast<std::size_t>(n) != bytes.size())
+    return std::unexpected(command_error(command, EIO));
+  return {};
+}
+
+Status send(ContextRef ctx, std::uint32_t command, std::span<const std::byte> body,
+            std::uint16_t out_words, std::span<const std::byte> trailing) {
+  return detail::execute(ctx, command, body, std::size_t{out_words} * 4, trailing);
+}
+
+Status reg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_reg_xrc_rcv_qp& c,
+                      std::span<const std::byte> trailing, std::uint16_t out_words) {
+  return send_struct(ctx, IB_USER_VERBS_CMD_REG_XRC_RCV_QP, c, out_words, trailing);
+}
+
+Status unreg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_unreg_xrc_rcv_qp& c,
+                        std::span<const std::byte> trailing) {
+  return send_struct(ctx, IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, c, 0, trailing);
+}
+
+Status modify_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_modify_xrc_rcv_qp& c,
+                         std::span<const std::byte> trailing) {
+  return send_struct(ctx, IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, c, 0, trailing);
+}
+
+Status query_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_query_xrc_rcv_qp& c,
+                        std::span<const std::byte> trailing, std::uint16_t out_words) {
+  return send_struct(ctx, IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP, c, out_words, trailing);
+}
+
+}  // namespace raw
+}  // namespace xrcrcv
