@@ -1,0 +1,65 @@
+# The one front door. `make help` lists the targets.
+#
+# Everything large (the kernel tree, build directories) lives in CACHE,
+# outside this checkout, so a warm machine rebuilds incrementally.
+
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/xrc-rcv
+
+# The base the series applies to: Debian's 6.12.y source package, pinned.
+# The base commit is made reproducibly from its tarball (scripts/tree.sh);
+# the cover letter's base-commit: line names it.
+BASE_PKG     := linux-source-6.12
+BASE_VERSION := 6.12.118-1~deb12u1
+BASE_COMMIT  := 35a40c6f6fe3f177570a28f60a0ce83f103b27c6
+
+# KERNEL_SRC=/path/to/your/linux applies the series onto that checkout's
+# HEAD instead, in a worktree beside it.
+KERNEL_SRC ?=
+TREE ?= $(if $(KERNEL_SRC),$(CACHE)/tree-$(notdir $(abspath $(KERNEL_SRC))),$(CACHE)/tree)
+
+# One kernel build serves KUnit and the end-to-end guest.
+KBUILD := $(CACHE)/build/kernel
+KUNIT_SUITES := ib_xrc_rcv*
+KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
+	$(wildcard userspace-test/guest/kernel.config)
+
+export CACHE BASE_PKG BASE_VERSION BASE_COMMIT KERNEL_SRC TREE KBUILD
+export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS
+
+.PHONY: help deps tree export roundtrip check kunit test clean-cache
+
+help:
+	@echo 'make deps       install what is needed (Debian packages; idempotent)'
+	@echo 'make tree       base tree + git am of patches/ into $$CACHE/tree'
+	@echo '                (KERNEL_SRC=/path: onto your own kernel checkout)'
+	@echo 'make export     format-patch the workbench back into patches/'
+	@echo 'make roundtrip  fail unless exporting the workbench gives patches/'
+	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc'
+	@echo 'make kunit      the KUnit suites under QEMU (KASAN, lockdep, kmemleak)'
+	@echo 'make test       everything above that checks something'
+	@echo
+	@echo "CACHE=$(CACHE)"
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/tree.sh
+
+export:
+	@scripts/export.py $(TREE) xrc-rcv/base xrc-rcv/series $(BASE_COMMIT)
+
+roundtrip: tree
+	@scripts/roundtrip.sh
+
+check: tree
+	@scripts/check-series.sh
+
+kunit: tree
+	@scripts/kunit.sh
+
+test: roundtrip check kunit
+	@echo 'make test: all passed'
+
+clean-cache:
+	rm -rf $(CACHE)

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Install what the workbench needs from Debian. Idempotent: installs only
+# what is missing, and leaves apt alone when nothing is.
+source "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	"$BASE_PKG=$BASE_VERSION"		# the pinned base tree
+	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio rsync
+	python3 git sparse coccinelle
+	qemu-system-x86 busybox-static
+	cmake g++ libgtest-dev libibverbs-dev rdma-core pkg-config
+	$EXTRA_DEPS
+)
+
+# name or name=version; prints the installed version, empty if none
+installed() {
+	dpkg-query -W -f='${Status}|${Version}' "$1" 2>/dev/null |
+		sed -n 's/^install ok installed|//p'
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+	name=${p%%=*}
+	have=$(installed "$name")
+	if [ -z "$have" ] || { [ "$name" != "$p" ] && [ "$have" != "${p#*=}" ]; }; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	step "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+step "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Build the kernel with the KUnit suites and the debugging options, run the
+# suites with kunit.py, then boot once more to let kmemleak scan what the
+# suites left behind. Any failed or crashed case, and any KASAN, lockdep,
+# kmemleak or WARN report, fails.
+source "$(dirname "$0")/lib.sh"
+
+configs=()
+for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
+mkdir -p "$KBUILD"
+kunit() { python3 "$TREE/tools/testing/kunit/kunit.py" "$@"; }
+
+step "kunit: building the kernel in $KBUILD (first build: about 15 minutes)"
+(cd "$TREE" && kunit build --arch=x86_64 --build_dir="$KBUILD" \
+	--jobs="$(nproc)" "${configs[@]}" > "$KBUILD/kunit-build.log" 2>&1) ||
+	{ tail -40 "$KBUILD/kunit-build.log"; die "kernel build failed"; }
+
+step "kunit: running the suites under QEMU"
+(cd "$TREE" && kunit exec --arch=x86_64 --build_dir="$KBUILD" \
+	--timeout=1200 --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
+kunit parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
+results_ok=0
+grep -qE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+$' "$KBUILD/kunit-results.log" && results_ok=1
+
+step "kunit: booting again for a kmemleak scan after the suites"
+"$TOP/scripts/kmemleak-boot.sh" "$KBUILD" > "$KBUILD/kunit-kmemleak.log" 2>&1 || true
+
+"$TOP/scripts/check-kernel-log.sh" "$KBUILD/kunit-raw.log" "$KBUILD/kunit-kmemleak.log" || exit 1
+grep -q 'kmemleak-scan-done' "$KBUILD/kunit-kmemleak.log" || die "the kmemleak boot did not finish"
+[ $results_ok -eq 1 ] || die "KUnit: failed or crashed cases (see above)"
+step "kunit: $(grep -oE 'Ran [0-9]+ tests: passed: [0-9]+' "$KBUILD/kunit-results.log"), no kernel reports"

@@ -1,0 +1,21 @@
+# Shared helpers for the workbench scripts. Source it; do not run it.
+# Every path and pin comes from the environment the Makefile exports.
+set -euo pipefail
+
+: "${CACHE:?CACHE is set by the Makefile}"
+: "${BASE_COMMIT:?}" "${BASE_PKG:?}" "${BASE_VERSION:?}"
+
+SRC_REPO="$CACHE/src/linux"		# the pristine base, as a git repo
+TREE="${TREE:-$CACHE/tree}"		# the workbench: base + the series
+BASE_REF=xrc-rcv/base			# branch names, also in a KERNEL_SRC repo
+SERIES_REF=xrc-rcv/series
+CHECK_TREE="$CACHE/check"		# where each patch is built in turn
+BUILD="$CACHE/build"			# every O= build directory
+TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# A step and how far along it is, so long runs are readable in CI logs.
+step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The series in order, cover letter excluded.
+series_patches() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }
