@@ -1,0 +1,84 @@
+#!/bin/bash
+# Judges a guest serial log: fails on any kernel report (KASAN, lockdep,
+# kmemleak, WARNING, BUG, Oops, panic...) and on a missing or non-zero
+# exit marker, printing the offending excerpts.
+#
+#   check-log.sh [-s] LOG
+#
+#   -s  skip the XRC-GUEST-EXIT status check (vm-run.sh reports it)
+#
+# Exits 0 if the log is clean, 1 otherwise.
+set -uo pipefail
+
+check_exit=1
+if [ "${1:-}" = -s ]; then
+	check_exit=0
+	shift
+fi
+[ $# -eq 1 ] || { sed -n '2,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+log=$1
+[ -f "$log" ] || { echo "check-log: no such log: $log" >&2; exit 2; }
+
+# Kernel reports: each pattern begins (or marks) one.
+reports=(
+	'BUG: KASAN'
+	'WARNING: possible'
+	'inconsistent lock state'
+	'circular locking'
+	'unreferenced object'
+	'kmemleak: .*new suspected memory leak'
+	'WARNING:'
+	'BUG:'
+	'Oops'
+	'Call Trace'
+	'Kernel panic'
+	'general protection fault'
+	'UBSAN:'
+	'refcount_t:'
+	'INFO: task .* blocked for more than'
+	'XRC-GUEST-RMMOD=[1-9]'
+)
+regex=$(IFS='|'; echo "${reports[*]}")
+status=0
+
+fail() {
+	echo "check-log: FAIL: $*"
+	status=1
+}
+
+# List the report lines, then print up to 4 excerpts, each from 2 lines
+# before a hit to 60 after; hits inside an excerpt shown are skipped.
+hits=$(grep -anE "$regex" "$log" | cut -d: -f1)
+if [ -n "$hits" ]; then
+	fail "$(echo "$hits" | wc -l) report line(s) in $log:"
+	grep -anE "$regex" "$log" | head -n 20
+	shown_to=0
+	excerpts=0
+	for n in $hits; do
+		[ "$n" -gt "$shown_to" ] || continue
+		[ $excerpts -lt 4 ] || { echo "check-log: (more in $log)"; break; }
+		from=$((n > 2 ? n - 2 : 1))
+		shown_to=$((n + 60))
+		echo "----- $log:$n -----"
+		sed -n "${from},${shown_to}p" "$log"
+		excerpts=$((excerpts + 1))
+	done
+	echo "-----"
+fi
+
+# Kernel output can interleave with the marker's line: don't anchor it.
+marker=$(grep -aoE 'XRC-GUEST-EXIT=[0-9]+' "$log" | tail -n 1)
+if [ -z "$marker" ]; then
+	fail "no XRC-GUEST-EXIT marker: the guest crashed, hung or timed out"
+	echo "----- last lines of $log -----"
+	tail -n 30 "$log"
+	echo "-----"
+elif [ $check_exit = 1 ] && [ "${marker#*=}" != 0 ]; then
+	fail "tests exited with status ${marker#*=}"
+fi
+if [ -n "$marker" ] && ! grep -aq 'XRC-GUEST-DONE' "$log"; then
+	fail "no XRC-GUEST-DONE marker: the guest stopped after the tests"
+fi
+
+[ $status = 0 ] && echo "check-log: clean: $log"
+exit $status

@@ -1,0 +1,72 @@
+#!/bin/bash
+# Boots the e2e guest under QEMU (TCG: no KVM) and tees its serial log.
+#
+#   run-qemu.sh -i INITRAMFS [-k BZIMAGE] [-l LOG] [-t SECONDS]
+#               [-r 'CMD; CMD'] [-a 'EXTRA KERNEL ARGS']
+#
+#   -i  initramfs from mkinitramfs.sh
+#   -k  kernel (default: $KERNEL, else the base build's bzImage)
+#   -l  serial log (default: $XRC_BUILD/guest/guest.log)
+#   -t  timeout in seconds for the whole boot (default: 900)
+#   -r  command list for /init to run instead of its default (xrc_run=)
+#   -a  more kernel command line
+#
+# Exits 0 when the guest powered off by itself, 124 on timeout, else
+# QEMU's status.  Judge the log with check-log.sh.
+set -uo pipefail
+
+xrc_build=${XRC_BUILD:-/root/.cache/xrc/build}
+kernel=${KERNEL:-$xrc_build/kernel-base/arch/x86/boot/bzImage}
+log=$xrc_build/guest/guest.log
+initrd=
+timeout=900
+run=
+extra=
+
+usage() {
+	sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+while getopts i:k:l:t:r:a:h opt; do
+	case $opt in
+	i) initrd=$OPTARG ;;
+	k) kernel=$OPTARG ;;
+	l) log=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	r) run=$OPTARG ;;
+	a) extra=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ -n "$initrd" ] || usage
+for f in "$kernel" "$initrd"; do
+	[ -f "$f" ] || { echo "run-qemu: no such file: $f" >&2; exit 2; }
+done
+case $run in *\"*) echo "run-qemu: -r cannot contain '\"'" >&2; exit 2 ;; esac
+
+append="console=ttyS0 kunit.enable=0 panic=-1 $extra"
+[ -z "$run" ] || append="$append xrc_run=\"$run\""
+
+if ! command -v qemu-system-x86_64 >/dev/null ||
+   [ ! -f /usr/share/qemu/qboot.rom ]; then
+	echo "run-qemu: installing qemu-system-x86" >&2
+	{ apt-get install -y -q qemu-system-x86 ||
+		{ apt-get update -q && apt-get install -y -q qemu-system-x86; }; } >&2 ||
+		{ echo "run-qemu: cannot install QEMU" >&2; exit 2; }
+fi
+
+mkdir -p "$(dirname "$log")"
+start=$(date +%s.%N)
+timeout -k 10 "$timeout" qemu-system-x86_64 \
+	-bios qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
+	-m 2G -smp 2 \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log"
+rc=${PIPESTATUS[0]}
+end=$(date +%s.%N)
+
+awk -v rc="$rc" -v s="$start" -v e="$end" -v lf="$log" 'BEGIN {
+	printf "run-qemu: QEMU exit %d after %.1f s; log: %s\n", rc, e - s, lf
+}' >&2
+exit "$rc"
