@@ -10,7 +10,7 @@ CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/xrc-rcv
 # the cover letter's base-commit: line names it.
 BASE_PKG     := linux-source-6.12
 BASE_VERSION := 6.12.118-1~deb12u1
-BASE_COMMIT  := 35a40c6f6fe3f177570a28f60a0ce83f103b27c6
+BASE_COMMIT  := 0c88baf7fadf50cc1ad27e4afaa3e624193968d6
 
 # KERNEL_SRC=/path/to/your/linux applies the series onto that checkout's
 # HEAD instead, in a worktree beside it.
