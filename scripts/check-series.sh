@@ -20,12 +20,18 @@ fail() { printf 'FAIL: %s\n' "$*"; status=1; }
 # 1. checkpatch, on the patches as they will be mailed
 for p in $(series_patches); do
 	name=$(basename "$p")
-	"$TREE/scripts/checkpatch.pl" --strict --terse --showfile --no-summary \
-		"$p" > "$LOGS/$name.checkpatch" 2>&1 || true
-	sed -E 's/^([^:]+):[0-9]+: (WARNING|ERROR|CHECK): /\1\t\2\t/' \
-		"$LOGS/$name.checkpatch" > "$LOGS/$name.checkpatch.found"
+	# Debian's python3 has the modules spdxcheck.py needs (ply, git)
+	PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict --terse \
+		--showfile --no-summary "$p" > "$LOGS/$name.checkpatch" 2>&1 || true
+	found=$(sed -nE 's/^([^:]+):[0-9]+: (WARNING|ERROR|CHECK): /\1\t\2\t/p' \
+		"$LOGS/$name.checkpatch")
+	other=$(grep -vE '^[^:]+:[0-9]+: (WARNING|ERROR|CHECK): ' "$LOGS/$name.checkpatch" || true)
+	printf '%s\n' "$found" | sed '/^$/d' > "$LOGS/$name.checkpatch.found"
 	: > "$LOGS/empty"
-	if ! findings new "$LOGS/empty" "$LOGS/$name.checkpatch.found"; then
+	if [ -n "$other" ]; then
+		fail "checkpatch did not run cleanly on $name:"
+		echo "$other"
+	elif ! findings new "$LOGS/empty" "$LOGS/$name.checkpatch.found"; then
 		fail "checkpatch --strict: $name"
 	else
 		step "check: checkpatch --strict clean: $name"

@@ -17,7 +17,7 @@ step "kunit: building the kernel in $KBUILD (first build: about 15 minutes)"
 
 step "kunit: running the suites under QEMU"
 (cd "$TREE" && kunit exec --arch=x86_64 --build_dir="$KBUILD" \
-	--timeout=1200 --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
+	--timeout=1200 --qemu_args="-smp 2" --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
 kunit parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
 results_ok=0
 grep -qE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+$' "$KBUILD/kunit-results.log" && results_ok=1
