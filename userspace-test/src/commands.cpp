@@ -24,12 +24,16 @@ namespace cmd {
 
 Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
                                      std::uint32_t qp_num) {
-  ib_uverbs_reg_xrc_rcv_qp_resp resp{};
+  // Prefilled with the request: a REG of an existing number may leave the
+  // number as it is, but a create must overwrite the sentinel.
+  ib_uverbs_reg_xrc_rcv_qp_resp resp{qp_num, 0};
   const auto c = wire::make_reg(xrcd_handle, qp_num, &resp);
   if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_REG_XRC_RCV_QP, wire::as_bytes(c),
                                 sizeof resp);
       !st)
     return std::unexpected(st.error());
+  if (resp.qp_num == IB_UVERBS_XRC_RCV_QPN_NEW)
+    return std::unexpected(command_error(IB_USER_VERBS_CMD_REG_XRC_RCV_QP, EPROTO));
   return resp.qp_num;
 }
 

@@ -46,6 +46,8 @@ Result<Context> Context::open(const std::string& path, std::size_t driver_resp_b
   // Response plus optional room for driver private data, 8-byte aligned.
   std::vector<std::uint64_t> resp_buf(
       (sizeof(ib_uverbs_get_context_resp) + driver_resp_bytes + 7) / 8, 0);
+  constexpr std::uint32_t kNoFd = 0xffffffffU;
+  std::memcpy(resp_buf.data(), &kNoFd, sizeof kNoFd);
   ib_uverbs_get_context cmd{};
   cmd.response = wire::user_ptr(resp_buf.data());
   const ContextRef tmp{fd.get(), -1};
@@ -55,6 +57,9 @@ Result<Context> Context::open(const std::string& path, std::size_t driver_resp_b
     return std::unexpected(st.error());
   ib_uverbs_get_context_resp resp{};
   std::memcpy(&resp, resp_buf.data(), sizeof resp);
+  // A file that swallows writes (not uverbs) leaves the sentinel in place;
+  // never adopt a descriptor number the kernel did not give us.
+  if (resp.async_fd == kNoFd) return std::unexpected(command_error(IB_USER_VERBS_CMD_GET_CONTEXT, EPROTO));
   return Context(std::move(fd), UniqueFd(static_cast<int>(resp.async_fd)), resp.num_comp_vectors);
 }
 
@@ -62,9 +67,10 @@ Context Context::adopt(UniqueFd cmd_fd, UniqueFd async_fd, std::uint32_t num_com
   return Context(std::move(cmd_fd), std::move(async_fd), num_comp_vectors);
 }
 
-void Context::close() noexcept {
-  cmd_.reset();
-  async_.reset();
+int Context::close() noexcept {
+  const int e1 = cmd_.close();
+  const int e2 = async_.close();
+  return e1 ? e1 : e2;
 }
 
 }  // namespace xrcrcv

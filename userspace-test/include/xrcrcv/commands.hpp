@@ -22,7 +22,8 @@ struct QpHandle {
 namespace cmd {
 
 // --- the four XRC receive-QP commands ---------------------------------
-// REG: qp_num == IB_UVERBS_XRC_RCV_QPN_NEW creates; returns the QP number.
+// REG: qp_num == IB_UVERBS_XRC_RCV_QPN_NEW creates; returns the QP number
+// (EPROTO if a create "succeeded" without answering a number).
 Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
                                      std::uint32_t qp_num);
 Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num);

@@ -62,8 +62,9 @@ class Context {
   [[nodiscard]] int async_fd() const { return async_.get(); }
   [[nodiscard]] std::uint32_t num_comp_vectors() const { return num_comp_vectors_; }
 
-  // Close both descriptors now (drops every reference of the file).
-  void close() noexcept;
+  // Close both descriptors now (drops every reference of the file);
+  // returns close(2)'s first errno, 0 on success.
+  int close() noexcept;
 
  private:
   Context(UniqueFd cmd, UniqueFd async, std::uint32_t ncv)

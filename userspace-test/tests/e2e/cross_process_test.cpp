@@ -1,0 +1,231 @@
+// abi.md rules 3-5 across processes: references belong to uverbs files,
+// so they die with the process that holds the file (exit or SIGKILL) and
+// are shared with a forked child that shares the file.
+#include "support.hpp"
+
+namespace xrc_e2e {
+namespace {
+
+enum Tag : std::int32_t { kQpn = 1, kGo, kDone, kState, kErrno };
+
+class CreatorExit : public E2eTest {};
+class CrossProcess : public E2eTest {};
+class ForkShared : public E2eTest {};
+
+// Child: open the XRCD, create a QP, report its number, wait for kGo,
+// then exit normally (or wait to be killed).
+Child spawn_creator(const std::string& file, bool wait_forever) {
+  return Child::spawn([file, wait_forever](Channel& ch) {
+    auto a = Peer::open(file);
+    auto qpn = CHILD_OK(a.create());
+    CHILD_CHECK(ch.send(kQpn, *qpn));
+    CHILD_CHECK(ch.recv(60s).has_value());
+    if (wait_forever)
+      for (;;) ::pause();
+    return 0;  // a's file closes in exit: its reference goes
+  });
+}
+
+TEST_F(CreatorExit, QpSurvivesTheCreatorExitingNormally) {
+  auto creator = spawn_creator(xrcd_file_, false);
+  auto b = Peer::open(xrcd_file_);
+  auto m = creator.channel().recv();
+  ASSERT_TRUE(m);
+  const std::uint32_t qpn = m->a;
+  ASSERT_OK(b.reg(qpn));
+  creator.channel().send(kGo);
+  ASSERT_EQ(creator.wait(), 0);
+
+  auto st = b.state(qpn);
+  ASSERT_OK(st);
+  EXPECT_EQ(*st, QpState::Reset);
+}
+
+TEST_F(CreatorExit, QpSurvivesTheCreatorBeingKilled) {
+  auto creator = spawn_creator(xrcd_file_, true);
+  auto b = Peer::open(xrcd_file_);
+  auto m = creator.channel().recv();
+  ASSERT_TRUE(m);
+  const std::uint32_t qpn = m->a;
+  ASSERT_OK(b.reg(qpn));
+  creator.kill(SIGKILL);
+  ASSERT_EQ(creator.wait(), 128 + SIGKILL);
+
+  EXPECT_OK(b.query(qpn));
+}
+
+TEST_F(CreatorExit, SurvivorCanModifyTheQpAfterTheCreatorIsGone) {
+  auto creator = spawn_creator(xrcd_file_, true);
+  auto b = Peer::open(xrcd_file_);
+  auto m = creator.channel().recv();
+  ASSERT_TRUE(m);
+  const std::uint32_t qpn = m->a;
+  ASSERT_OK(b.reg(qpn));
+  creator.kill(SIGKILL);
+  ASSERT_EQ(creator.wait(), 128 + SIGKILL);
+
+  ASSERT_OK(b.modify(qpn, xrc_tgt_to_init()));
+  ASSERT_OK(b.modify(qpn, xrc_tgt_to_rtr()));
+  auto st = b.state(qpn);
+  ASSERT_OK(st);
+  EXPECT_EQ(*st, QpState::Rtr);
+}
+
+TEST_F(CreatorExit, SurvivorsUnregisterDestroysTheQpForGood) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto creator = spawn_creator(xrcd_file_, false);
+  auto b = Peer::open(xrcd_file_);
+  auto m = creator.channel().recv();
+  ASSERT_TRUE(m);
+  const std::uint32_t qpn = m->a;
+  ASSERT_OK(b.reg(qpn));
+  creator.channel().send(kGo);
+  ASSERT_EQ(creator.wait(), 0);
+  EXPECT_EQ(wait_live_qps(before + 1), before + 1);
+
+  ASSERT_OK(b.unreg(qpn));
+  EXPECT_EQ(wait_live_qps(before), before);
+  EXPECT_ERRNO(b.reg(qpn), EINVAL);
+}
+
+TEST_F(CreatorExit, QpDiesWhenEveryHolderProcessIsGone) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto creator = spawn_creator(xrcd_file_, true);
+  auto m = creator.channel().recv();
+  ASSERT_TRUE(m);
+  const std::uint32_t qpn = m->a;
+  auto holder = Child::spawn([file = xrcd_file_, qpn](Channel& ch) {
+    auto b = Peer::open(file);
+    CHILD_OK(b.reg(qpn));
+    CHILD_CHECK(ch.send(kDone));
+    for (;;) ::pause();
+    return 0;
+  });
+  ASSERT_TRUE(holder.channel().recv());
+  creator.kill();
+  ASSERT_EQ(creator.wait(), 128 + SIGKILL);
+  EXPECT_EQ(wait_live_qps(before + 1), before + 1);
+  holder.kill();
+  ASSERT_EQ(holder.wait(), 128 + SIGKILL);
+  EXPECT_EQ(wait_live_qps(before), before);
+
+  auto c = Peer::open(xrcd_file_);
+  EXPECT_ERRNO(c.reg(qpn), EINVAL);
+}
+
+TEST_F(CrossProcess, ModifyByOneHolderIsSeenByAnother) {
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto b = Child::spawn([file = xrcd_file_, qpn](Channel&) {
+    auto p = Peer::open(file);
+    CHILD_OK(p.reg(qpn));
+    CHILD_OK(p.modify(qpn, xrc_tgt_to_init({.port = 1, .pkey_index = 0, .access = 2})));
+    return 0;
+  });
+  ASSERT_EQ(b.wait(), 0);
+  auto attr = a.query(qpn);
+  ASSERT_OK(attr);
+  EXPECT_EQ(attr->qp_state, QpState::Init);
+  EXPECT_EQ(attr->qp_access_flags, 2U);
+}
+
+TEST_F(CrossProcess, ProcessWithoutAReferenceCanNeitherUnregModifyNorQuery) {
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto b = Child::spawn([file = xrcd_file_, qpn](Channel&) {
+    auto p = Peer::open(file);
+    CHILD_ERRNO(p.unreg(qpn), EINVAL);
+    CHILD_ERRNO(p.modify(qpn, xrc_tgt_to_init()), EINVAL);
+    CHILD_ERRNO(p.query(qpn), EINVAL);
+    return 0;
+  });
+  ASSERT_EQ(b.wait(), 0);
+  auto st = a.state(qpn);
+  ASSERT_OK(st);
+  EXPECT_EQ(*st, QpState::Reset);
+  ASSERT_OK(a.unreg(qpn));  // still exactly one reference
+  EXPECT_ERRNO(a.unreg(qpn), EINVAL);
+}
+
+TEST_F(CrossProcess, ManyHolderProcessesKeepTheQpUntilTheLastOneGoes) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  std::vector<Child> holders;
+  for (int i = 0; i < 3; ++i) {
+    holders.push_back(Child::spawn([file = xrcd_file_, qpn](Channel& ch) {
+      auto p = Peer::open(file);
+      CHILD_OK(p.reg(qpn));
+      CHILD_CHECK(ch.send(kDone));
+      for (;;) ::pause();
+      return 0;
+    }));
+    ASSERT_TRUE(holders.back().channel().recv());
+  }
+  ASSERT_OK(a.unreg(qpn));
+  for (auto& h : holders) {
+    EXPECT_EQ(wait_live_qps(before + 1), before + 1);
+    h.kill();
+    ASSERT_EQ(h.wait(), 128 + SIGKILL);
+  }
+  EXPECT_EQ(wait_live_qps(before), before);
+}
+
+TEST_F(ForkShared, ChildSharingTheFileCanDropTheParentsReference) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto child = Child::spawn(
+      [&a, qpn](Channel&) {
+        CHILD_OK(a.unreg(qpn));
+        return 0;
+      },
+      Child::Fds::Inherit);
+  ASSERT_EQ(child.wait(), 0);
+  EXPECT_EQ(wait_live_qps(before), before);
+  EXPECT_ERRNO(a.query(qpn), EINVAL);
+}
+
+TEST_F(ForkShared, ReferenceTakenByTheChildBelongsToTheSharedFile) {
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto child = Child::spawn(
+      [&a, qpn](Channel&) {
+        CHILD_OK(a.reg(qpn));
+        return 0;
+      },
+      Child::Fds::Inherit);
+  ASSERT_EQ(child.wait(), 0);
+  // The child's exit closed nothing: the parent still has the file open.
+  ASSERT_OK(a.unreg(qpn));
+  ASSERT_OK(a.unreg(qpn));
+  EXPECT_ERRNO(a.unreg(qpn), EINVAL);
+}
+
+TEST_F(ForkShared, SharedFileKeepsTheReferencesAfterTheParentClosesIt) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto child = Child::spawn(
+      [&a, qpn](Channel& ch) {
+        CHILD_CHECK(ch.recv(60s).has_value());  // parent has closed its copy
+        auto st = CHILD_OK(a.state(qpn));
+        CHILD_CHECK(*st == QpState::Reset);
+        return 0;  // last close of the shared file: the reference goes
+      },
+      Child::Fds::Inherit);
+  a.forget_xrcd();
+  a.ctx.close();
+  EXPECT_EQ(live_qps(), before + 1);
+  child.channel().send(kGo);
+  ASSERT_EQ(child.wait(), 0);
+  EXPECT_EQ(wait_live_qps(before), before);
+}
+
+}  // namespace
+}  // namespace xrc_e2e

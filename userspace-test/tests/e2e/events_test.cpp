@@ -1,0 +1,141 @@
+// abi.md rule 6: an async event on a receive QP reaches every file holding
+// a reference, once per file, as {qp_num, type | IB_UVERBS_XRC_QP_EVENT_FLAG}.
+#include "support.hpp"
+
+#include <algorithm>
+
+namespace xrc_e2e {
+namespace {
+
+constexpr std::uint32_t kQpFatal = 1;
+constexpr auto kWait = 500ms;    // long enough for a queued event to show
+constexpr auto kSilence = 300ms; // how long "no event" is watched
+
+class Events : public E2eTest {};
+
+// XRC receive events for `qpn` among what `p` can read within `wait`.
+std::vector<AsyncEvent> xrc_events_for(const Peer& p, std::uint32_t qpn,
+                                       std::chrono::milliseconds wait) {
+  auto evs = MUST(read_events(p.ctx, wait));
+  std::erase_if(evs, [qpn](const AsyncEvent& e) { return e.xrc_qp_num() != qpn; });
+  return evs;
+}
+
+TEST_F(Events, InjectedEventReachesEveryHoldingFileExactlyOnce) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto b = Peer::open(xrcd_file_);
+  auto c = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(c.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  for (const Peer* p : {&a, &b, &c}) {
+    auto evs = xrc_events_for(*p, qpn, kWait);
+    ASSERT_EQ(evs.size(), 1U);
+    EXPECT_EQ(evs[0].event_type, kQpFatal | IB_UVERBS_XRC_QP_EVENT_FLAG);
+    EXPECT_EQ(evs[0].element, qpn);
+  }
+}
+
+TEST_F(Events, FileWithoutAReferenceGetsNoEvent) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto outsider = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
+  auto evs = MUST(read_events(outsider.ctx, kSilence));
+  EXPECT_TRUE(evs.empty()) << evs.front().describe();
+}
+
+TEST_F(Events, FileThatUnregisteredGetsNoEvent) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto b = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(b.unreg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
+  EXPECT_TRUE(MUST(read_events(b.ctx, kSilence)).empty());
+}
+
+TEST_F(Events, FileWithTwoReferencesGetsTheEventOnce) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  ASSERT_OK(a.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
+  EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
+}
+
+TEST_F(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  for (auto t : {EventType::QpFatal, EventType::QpReqErr, EventType::QpAccessErr,
+                 EventType::CommEst, EventType::PathMig}) {
+    const auto type = static_cast<std::uint32_t>(t);
+    SCOPED_TRACE(event_type_name(type));
+    ASSERT_OK(sim().inject_event(qpn, type));
+    auto ev = MUST(next_event(a.ctx.async_fd(), kWait));
+    ASSERT_TRUE(ev.has_value());
+    EXPECT_TRUE(ev->is_xrc_rcv());
+    EXPECT_EQ(ev->type(), type);
+    EXPECT_EQ(ev->element, qpn);
+    EXPECT_EQ(ev->reserved, 0U);
+  }
+}
+
+TEST_F(Events, OnlyTheQpThatRaisedTheEventIsReported) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto q1 = MUST(a.create());
+  auto q2 = MUST(a.create());
+  ASSERT_OK(sim().inject_event(q2, kQpFatal));
+  auto evs = MUST(read_events(a.ctx, kWait));
+  ASSERT_EQ(evs.size(), 1U);
+  EXPECT_EQ(evs[0].xrc_qp_num(), q2);
+  EXPECT_NE(evs[0].xrc_qp_num(), q1);
+}
+
+TEST_F(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
+  REQUIRE_INJECT();
+  std::uint32_t qpn = 0;
+  auto holder = Child::spawn([file = xrcd_file_](Channel& ch) {
+    auto b = Peer::open(file);
+    auto m = ch.recv(60s);
+    CHILD_CHECK(m.has_value());
+    CHILD_OK(b.reg(m->a));
+    CHILD_CHECK(ch.send(1));
+    auto ev = CHILD_OK(next_event(b.ctx.async_fd(), 5s));
+    CHILD_CHECK(ev->has_value());
+    CHILD_CHECK((*ev)->xrc_qp_num() == m->a);
+    CHILD_CHECK((*ev)->type() == kQpFatal);
+    auto more = CHILD_OK(read_events(b.ctx, kSilence));
+    CHILD_CHECK(more->empty());
+    return 0;
+  });
+  {
+    auto a = Peer::open(xrcd_file_);
+    qpn = MUST(a.create());
+    holder.channel().send(1, qpn);
+    ASSERT_TRUE(holder.channel().recv());
+  }  // creator's file closes
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  EXPECT_EQ(holder.wait(), 0);
+}
+
+TEST_F(Events, DestroyedQpCanNoLongerRaiseEvents) {
+  REQUIRE_INJECT();
+  auto a = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  ASSERT_OK(a.unreg(qpn));
+  EXPECT_FALSE(sim().inject_event(qpn, kQpFatal));  // xrc_sim: no such QP
+  EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
+}
+
+}  // namespace
+}  // namespace xrc_e2e
