@@ -61,5 +61,7 @@ kunit: tree
 test: roundtrip check kunit
 	@echo 'make test: all passed'
 
+-include backport/backport.mk
+
 clean-cache:
 	rm -rf $(CACHE)
