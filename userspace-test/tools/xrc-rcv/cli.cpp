@@ -411,7 +411,6 @@ int Session::step_close_xrcd() {
 }
 
 int Session::step_counters() {
-  sim::Debugfs::ensure_mounted();
   sim::Debugfs d;
   if (!d.has_counters()) {
     line() << "  -> no xrc_sim counters at " << d.dir() << "\n";
@@ -439,7 +438,6 @@ int Session::step_inject(const std::vector<std::string>& w) {
     err_ << "xrc-rcv: inject [QPN] TYPE\n";
     return 2;
   }
-  sim::Debugfs::ensure_mounted();
   if (auto st = sim::Debugfs().inject_event(*q, *type); !st) return fail(st.error());
   line() << "  -> injected " << event_type_name(*type) << " on qpn " << hexqpn(*q) << "\n";
   return 0;

@@ -16,7 +16,8 @@ class Debugfs {
   // $XRC_SIM_DEBUGFS, else /sys/kernel/debug/xrc_sim.
   static std::string default_dir();
   // If `dir` is absent and /sys/kernel/debug is not a mounted debugfs, try
-  // to mount it (needs root; harmless when it fails).
+  // to mount it (needs root; harmless when it fails).  Only the e2e tests
+  // call this, and only once the device is known to exist.
   static void ensure_mounted();
 
   explicit Debugfs(std::string dir = default_dir()) : dir_(std::move(dir)) {}
