@@ -34,7 +34,8 @@ help:
 	@echo '                (KERNEL_SRC=/path: onto your own kernel checkout)'
 	@echo 'make export     format-patch the workbench back into patches/'
 	@echo 'make roundtrip  fail unless exporting the workbench gives patches/'
-	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc'
+	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc,'
+	@echo '                and Coccinelle on the files the series touches'
 	@echo 'make kunit      the KUnit suites under QEMU (KASAN, lockdep, kmemleak)'
 	@echo 'make test       everything above that checks something'
 	@echo
@@ -54,6 +55,7 @@ roundtrip: tree
 
 check: tree
 	@scripts/check-series.sh
+	@scripts/coccicheck.sh
 
 kunit: tree
 	@scripts/kunit.sh

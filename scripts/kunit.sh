@@ -5,15 +5,9 @@
 # kmemleak or WARN report, fails.
 source "$(dirname "$0")/lib.sh"
 
-configs=()
-for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
-mkdir -p "$KBUILD"
 kunit() { python3 "$TREE/tools/testing/kunit/kunit.py" "$@"; }
 
-step "kunit: building the kernel in $KBUILD (first build: about 15 minutes)"
-(cd "$TREE" && kunit build --arch=x86_64 --build_dir="$KBUILD" \
-	--jobs="$(nproc)" "${configs[@]}" > "$KBUILD/kunit-build.log" 2>&1) ||
-	{ tail -40 "$KBUILD/kunit-build.log"; die "kernel build failed"; }
+"$TOP/scripts/kernel.sh"
 
 step "kunit: running the suites under QEMU"
 (cd "$TREE" && kunit exec --arch=x86_64 --build_dir="$KBUILD" \

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Coccinelle (make coccicheck MODE=report) on every C file the series adds
+# or changes, at the head of the series and, for changed files, at the
+# base. A report the head has beyond the base's fails. Base reports are
+# cached by the file's blob hash, so a warm run only checks the head.
+source "$(dirname "$0")/lib.sh"
+
+CACHED="$BUILD/cocci-base"
+mkdir -p "$CACHED"
+
+# One file's reports, without line numbers: code moving is not news
+reports() { # TREE FILE
+	(cd "$1" && nice make -s coccicheck MODE=report M="$2" 2>&1) |
+		grep -E "^(\./)?$2:[0-9]" |
+		sed -E 's/^(\.\/)?([^:]+):[0-9]+:[0-9-]+: /\2: /' | sort
+}
+
+files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_REF" "$SERIES_REF" -- '*.c')
+status=0
+n=0
+total=$(echo "$files" | wc -w)
+for f in $files; do
+	n=$((n + 1))
+	step "coccicheck: [$n/$total] $f"
+	reports "$TREE" "$f" > "$BUILD/cocci-head.txt"
+	base_blob=$(git -C "$TREE" rev-parse -q --verify "$BASE_REF:$f" || true)
+	if [ -n "$base_blob" ]; then
+		if [ ! -f "$CACHED/$base_blob" ]; then
+			[ -d "$CHECK_TREE" ] ||
+				git -C "$TREE" worktree add -q --detach "$CHECK_TREE" "$BASE_REF"
+			git -C "$CHECK_TREE" checkout -q --detach "$BASE_REF"
+			reports "$CHECK_TREE" "$f" > "$CACHED/$base_blob"
+		fi
+		cp "$CACHED/$base_blob" "$BUILD/cocci-base.txt"
+	else
+		: > "$BUILD/cocci-base.txt"
+	fi
+	new=$(comm -13 "$BUILD/cocci-base.txt" "$BUILD/cocci-head.txt")
+	if [ -n "$new" ]; then
+		echo "FAIL: new Coccinelle reports in $f:"
+		echo "$new"
+		status=1
+	fi
+done
+[ $status -eq 0 ] && step "coccicheck: no new reports in $total files"
+exit $status
