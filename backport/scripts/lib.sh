@@ -1,0 +1,32 @@
+# Shared helpers of the backport scripts. Source it; do not run it.
+set -euo pipefail
+
+BP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"	# backport/
+TOP="$(cd "$BP/.." && pwd)"				# the checkout
+CACHE="${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv}"
+TREE="${TREE:-$CACHE/tree}"				# the patched 6.12 tree (read only)
+BPBUILD="$CACHE/build"					# backport-<kver>/ live here
+JOBS="${JOBS:-2}"
+
+step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { printf 'backport: error: %s\n' "$*" >&2; exit 1; }
+
+# The kernels file without comments: "kver headers=ver image=ver|-"
+kernels() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/kernels"; }
+default_kver() { kernels | awk 'NR == 1 { print $1 }'; }
+all_kvers() { kernels | awk '{ print $1 }'; }
+# kernel_field KVER N: column N of KVER's line (2 headers, 3 image)
+kernel_field() {
+	local v
+	v=$(kernels | awk -v k="$1" -v n="$2" '$1 == k { print $n }')
+	[ -n "$v" ] || die "kernel $1 is not in $BP/kernels (have: $(all_kvers | tr '\n' ' '))"
+	echo "$v"
+}
+kdir_of() { echo "/usr/src/linux-headers-$1"; }
+builddir_of() { echo "$BPBUILD/backport-$1"; }
+
+# name=version -> installed version of name, empty if none
+installed_version() {
+	dpkg-query -W -f='${Status}|${Version}' "${1%%=*}" 2>/dev/null |
+		sed -n 's/^install ok installed|//p'
+}
