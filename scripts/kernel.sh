@@ -8,8 +8,9 @@ configs=()
 for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
 mkdir -p "$KBUILD"
 step "kernel: building $KBUILD/arch/x86/boot/bzImage (cold: about 15 minutes)"
-(cd "$TREE" && python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
-	--build_dir="$KBUILD" --jobs="$(nproc)" "${configs[@]}" \
-	> "$KBUILD/kernel-build.log" 2>&1) ||
+cd "$TREE"
+with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
+	python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
+	--build_dir="$KBUILD" --jobs="$(nproc)" "${configs[@]}" ||
 	{ tail -40 "$KBUILD/kernel-build.log"; die "kernel build failed"; }
 step "kernel: $(cd "$KBUILD" && make -s kernelrelease 2>/dev/null || echo built)"

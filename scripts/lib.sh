@@ -19,3 +19,18 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The series in order, cover letter excluded.
 series_patches() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }
+
+# Run a long command with its output in LOG, printing every minute how many
+# objects exist under DIR so far, so that a 15-minute build is not silent.
+with_progress() { # LOG DIR CMD...
+	local log=$1 dir=$2
+	shift 2
+	"$@" > "$log" 2>&1 &
+	local pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 60
+		kill -0 "$pid" 2>/dev/null &&
+			step "  ... $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects built"
+	done
+	wait "$pid"
+}
