@@ -4,15 +4,15 @@
 #   make backport [KVER=...]  one kernel (default: the first of backport/kernels)
 #   make backport-all         every kernel of backport/kernels
 #   make backport-deps        apt-get install the pinned headers (idempotent)
-#   make backport-boot        boot the stock 6.1 kernel under QEMU with the
+#   make backport-boot [KVER=...]  boot that stock kernel under QEMU with the
 #                             backported modules, xrc_sim and the tests
-#   make backport-test        backport-all + backport-boot; fails on any error
+#   make backport-test        backport-all, then boot 6.1 (the proof) and
+#                             6.12 (the control); fails on any error
 #   make backport-clean       remove the backport build directories
 
 BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BACKPORT_KVERS := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF { print $$1 }')
 KVER           ?= $(firstword $(BACKPORT_KVERS))
-BACKPORT_BOOT_KVER := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF && $$3 != "-" { print $$1; exit }')
 
 # The patched tree is the input; make it only when it is missing.
 BACKPORT_TREE_DEP := $(if $(wildcard $(TREE)/Makefile),,tree)
@@ -29,12 +29,12 @@ backport-deps:
 	@$(BACKPORT_DIR)/scripts/deps.sh
 
 backport-boot: backport-deps $(BACKPORT_TREE_DEP)
-	@$(BACKPORT_DIR)/scripts/build.sh $(BACKPORT_BOOT_KVER)
-	@$(BACKPORT_DIR)/scripts/boot-test.sh $(BACKPORT_BOOT_KVER)
+	@$(BACKPORT_DIR)/scripts/build.sh $(KVER)
+	@$(BACKPORT_DIR)/scripts/boot-test.sh $(KVER)
 
 backport-test: backport-all
-	@$(BACKPORT_DIR)/scripts/boot-test.sh $(BACKPORT_BOOT_KVER)
+	@$(BACKPORT_DIR)/scripts/test.sh
 	@echo 'make backport-test: all passed'
 
 backport-clean:
-	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest userspace)
+	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest userspace userspace.log)

@@ -122,12 +122,19 @@ rm -rf "$W"; mkdir -p "$W/overlay/backport/modules"
 	echo 'for m in' $ours xrc_sim '; do'
 	echo '	echo "backport-guest: $m taint=$(cat /sys/module/$m/taint 2>/dev/null)"'
 	echo 'done'
+	# xrc-smoke and the rmmod suite each end by unloading xrc_sim: load
+	# it again before the next program (which also exercises a reload).
+	echo 'sim() {'
+	echo '	grep -q "^xrc_sim " /proc/modules && return 0'
+	echo '	echo "backport-guest: insmod xrc_sim again"; insmod /lib/modules/xrc_sim.ko || return 1'
+	echo '	i=0; while [ ! -c /dev/infiniband/uverbs0 ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done'
+	echo '	[ -c /dev/infiniband/uverbs0 ]'
+	echo '}'
 	echo 'rc=0'
-	echo 'echo "backport-guest: running xrc-smoke"; xrc-smoke || rc=1'
-	if [ $run_e2e = 1 ]; then
-		echo 'echo "backport-guest: running xrc_e2e_tests"; xrc_e2e_tests || rc=1'
-		echo 'echo "backport-guest: running xrc_e2e_rmmod_tests"; XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests || rc=1'
-	fi
+	echo 't() { echo "backport-guest: running $*"; sim && "$@" || { echo "backport-guest: FAILED $1"; rc=1; }; }'
+	[ $run_e2e = 0 ] || echo 't xrc_e2e_tests'
+	echo 't xrc-smoke'
+	[ $run_e2e = 0 ] || echo 'export XRC_E2E_RMMOD=1; t xrc_e2e_rmmod_tests'
 	echo 'echo "backport-guest: tests rc=$rc"'
 	echo 'exit $rc'
 } > "$W/tests.sh"
@@ -162,6 +169,13 @@ for m in $ours; do
 done
 grep -aq 'backport-guest: tests rc=0' "$log" || { echo "boot-test: FAIL: tests did not pass"; fail=1; }
 [ $qrc = 0 ] || { echo "boot-test: FAIL: QEMU exited $qrc (124: timeout)"; fail=1; }
+# Per-test outcomes, for comparing kernels (scripts/test.sh).
+{
+	grep -aoE '^\[ +(OK|FAILED) +\] [A-Za-z0-9_./]+ \(' "$log" |
+		sed -E 's/^\[ +(OK|FAILED) +\] ([^ ]+) \(/\2 \1/'
+	grep -aE '^(not )?ok [0-9]+ - ' "$log" |
+		sed -E 's/^ok ([0-9]+) - .*/xrc-smoke.\1 OK/; s/^not ok ([0-9]+) - .*/xrc-smoke.\1 FAILED/'
+} | sort > "$W/results.txt"
 summary=$(grep -aE '^\[  (PASSED|FAILED|SKIPPED) |^xrc-smoke|backport-guest: (running|tests)' "$log" | sed 's/^/    /')
 echo "$summary"
 if [ $fail = 0 ]; then

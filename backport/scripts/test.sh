@@ -1,0 +1,32 @@
+#!/bin/bash
+# test.sh: make backport-test after backport-all. Boots every kernel of
+# backport/kernels that pins an image (boot-test.sh), the 6.1 proof first
+# and the stock 6.12 kernel as the control, then compares the per-test
+# outcomes: a test that fails on an older kernel but passes on 6.12 is a
+# backport bug; one that fails on both is not the backport's. Exits
+# non-zero if any boot failed.
+source "$(dirname "$0")/lib.sh"
+
+status=0
+booted=()
+for k in $(kernels | awk '$3 != "-" { print $1 }'); do
+	"$BP/scripts/boot-test.sh" "$k" || status=1
+	booted+=("$k")
+done
+
+ref=${booted[-1]}
+refres=$BPBUILD/backport-guest/run-$ref/results.txt
+for k in "${booted[@]}"; do
+	[ "$k" != "$ref" ] || continue
+	res=$BPBUILD/backport-guest/run-$k/results.txt
+	only=$(join <(grep ' FAILED$' "$res" | cut -d' ' -f1) \
+		    <(grep ' OK$' "$refres" | cut -d' ' -f1) | tr '\n' ' ')
+	both=$(join <(grep ' FAILED$' "$res" | cut -d' ' -f1) \
+		    <(grep ' FAILED$' "$refres" | cut -d' ' -f1) | wc -l)
+	step "compare $k with $ref: $(grep -c ' OK$' "$res") passed, $(grep -c ' FAILED$' "$res") failed; $both fail on $ref too (not the backport)"
+	if [ -n "$only" ]; then
+		echo "    failing on $k only (backport bugs): $only"
+		status=1
+	fi
+done
+exit $status
