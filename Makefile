@@ -26,7 +26,7 @@ KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 export CACHE BASE_PKG BASE_VERSION BASE_COMMIT KERNEL_SRC TREE KBUILD
 export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS
 
-.PHONY: help deps tree export roundtrip check kunit test clean-cache
+.PHONY: help deps tree export roundtrip check kunit e2e demo vm-run test clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
@@ -37,6 +37,9 @@ help:
 	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc,'
 	@echo '                and Coccinelle on the files the series touches'
 	@echo 'make kunit      the KUnit suites under QEMU (KASAN, lockdep, kmemleak)'
+	@echo 'make e2e        C++ suites in a QEMU guest: patched kernel + simulated device'
+	@echo 'make demo       the life of a shared receive QP, step by step, in the guest'
+	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
 	@echo 'make test       everything above that checks something'
 	@echo
 	@echo "CACHE=$(CACHE)"
@@ -60,7 +63,16 @@ check: tree
 kunit: tree
 	@scripts/kunit.sh
 
-test: roundtrip check kunit
+e2e: tree
+	@scripts/e2e.sh
+
+demo: tree
+	@scripts/demo.sh
+
+vm-run: tree
+	@scripts/vm-run.sh "$(PROG)" $(ARGS)
+
+test: roundtrip check kunit e2e
 	@echo 'make test: all passed'
 
 -include backport/backport.mk

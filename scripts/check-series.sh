@@ -66,6 +66,9 @@ for commit in $(git -C "$TREE" rev-list --reverse "$BASE_REF..$SERIES_REF"); do
 	step "check: [$n/$total] $subject"
 	git -C "$CHECK_TREE" checkout -q --detach "$commit"
 	touched=$(git -C "$CHECK_TREE" diff --name-only --diff-filter=d "$commit~1" "$commit")
+	# Options the patch adds (its KUnit suite) only exist from this patch on
+	cp "$OUT/.config.want" "$OUT/.config"
+	make -s -C "$CHECK_TREE" O="$OUT" olddefconfig
 	# Rebuild what the patch touched even if an earlier run built it
 	(cd "$CHECK_TREE" && touch $touched)
 	if ! kmake C=1 "${TARGETS[@]}" > "$LOGS/$n.log" 2>&1; then
@@ -73,6 +76,11 @@ for commit in $(git -C "$TREE" rev-list --reverse "$BASE_REF..$SERIES_REF"); do
 		grep -E 'error' "$LOGS/$n.log" | head -20
 		continue
 	fi
+	for f in $touched; do
+		case "$f" in drivers/infiniband/*.c | drivers/net/ethernet/mellanox/mlx4/*.c) ;; *) continue ;; esac
+		[ "$OUT/${f%.c}.o" -nt "$CHECK_TREE/$f" ] ||
+			fail "[$n/$total] $f was not compiled (is it enabled in the check config?)"
+	done
 	findings extract "$CHECK_TREE" "$LOGS/$n.log" > "$LOGS/$n.found"
 	findings new "$LOGS/baseline" "$LOGS/$n.found" ||
 		fail "[$n/$total] new W=1 or sparse findings: $subject"

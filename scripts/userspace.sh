@@ -1,0 +1,23 @@
+#!/bin/bash
+# Build the C++ userspace driver twice, out of the checkout: for the host
+# (unit tests, run here with ctest) and static (tools and tests for the
+# busybox guest). Prints the static build directory on its last line.
+source "$(dirname "$0")/lib.sh"
+
+host="$BUILD/userspace"
+static="$BUILD/userspace-static"
+jobs=$(nproc)
+
+step "userspace: host build and unit tests"
+cmake -S "$TOP/userspace-test" -B "$host" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$host.log" 2>&1 ||
+	{ cat "$host.log"; die "cmake (host) failed"; }
+nice cmake --build "$host" -j"$jobs" >> "$host.log" 2>&1 ||
+	{ tail -40 "$host.log"; die "host build failed"; }
+(cd "$host" && ctest --output-on-failure) | tail -4
+
+step "userspace: static build for the guest"
+cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DXRCRCV_STATIC=ON > "$static.log" 2>&1 || { cat "$static.log"; die "cmake (static) failed"; }
+nice cmake --build "$static" -j"$jobs" >> "$static.log" 2>&1 ||
+	{ tail -40 "$static.log"; die "static build failed"; }
+echo "$static"
