@@ -1,17 +1,32 @@
 # Guest script for guest/mkinitramfs.sh -s: runs the userspace suites in
 # order, device removal last.  /init runs it with `sh -e`, from /tmp, with
-# /tests on PATH.  Pack with:
+# /tests on PATH.  Pack with (BUILD configured with -DXRCRCV_STATIC=ON):
 #   guest/mkinitramfs.sh -o OUT.cpio.gz -s tests/guest-run.sh \
 #       BUILD/xrc-rcv BUILD/tests/xrc_unit_tests BUILD/tests/xrc_e2e_tests \
-#       BUILD/tests/xrc_e2e_rmmod_tests tools/xrc-rcv/xrc-rcv-demo.sh
-# where BUILD was configured with -DXRCRCV_STATIC=ON.
-# Knobs: XRC_E2E_FUZZ_ITERATIONS, XRC_E2E_STRESS_PROCS, XRC_E2E_STRESS_SECONDS,
-# XRC_E2E_SEED (all may be set on the kernel command line by run-qemu.sh).
+#       BUILD/tests/xrc_e2e_rmmod_tests
+# Knobs (export them here or in the environment): XRC_E2E_FUZZ_ITERATIONS,
+# XRC_E2E_STRESS_PROCS, XRC_E2E_STRESS_SECONDS, XRC_E2E_SEED.
 xrc_unit_tests --gtest_brief=1
 xrc_e2e_tests --gtest_brief=1
-# The CLI demo, when packed too (tools/xrc-rcv/xrc-rcv-demo.sh).
-if [ -x /tests/xrc-rcv-demo.sh ]; then
-	XRC_RCV=xrc-rcv sh /tests/xrc-rcv-demo.sh exit
-	XRC_RCV=xrc-rcv sh /tests/xrc-rcv-demo.sh kill
-fi
+
+# The CLI walk of tools/xrc-rcv/xrc-rcv-demo.sh (the initramfs takes only
+# static programs, so its core is repeated here): A creates and is killed,
+# B registers, outlives A, modifies, unregisters; the number is then dead.
+d=/tmp/xrc-demo
+mkdir -p $d
+export XRC_RCV_XRCD_FILE=$d/xrcd
+xrc-rcv --tag A run "create; save $d/qpn; hold" &
+a=$!
+xrc-rcv --tag B run "wait-file $d/qpn; reg @$d/qpn; touch $d/b-registered;
+	wait-file $d/a-gone; counters; query; modify --state init;
+	modify --state rtr --dest-qpn 0x42; query; unreg; counters;
+	expect EINVAL reg @$d/qpn" &
+b=$!
+while [ ! -e $d/b-registered ]; do sleep 0.1; done
+echo "[demo] kill -9 A"
+kill -9 $a
+wait $a || true
+touch $d/a-gone
+wait $b
+
 XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests

@@ -79,7 +79,7 @@ TEST_F(Modify, AttributeNotAllowedForXrcTgtFailsEinval) {
   expect_state(a, qpn, QpState::Reset);
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init()));
   auto rtr = xrc_tgt_to_rtr();
-  rtr.mask |= QpAttrMask::MaxQpRdAtomic;  // an initiator attribute
+  rtr.mask |= QpAttrMask::Qkey;  // not optional for XRC TGT at INIT->RTR
   EXPECT_ERRNO(a.modify(qpn, rtr), EINVAL);
   expect_state(a, qpn, QpState::Init);
 }
