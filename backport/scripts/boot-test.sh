@@ -172,11 +172,12 @@ grep -aq 'backport-guest: tests rc=0' "$log" || { echo "boot-test: FAIL: tests d
 # Per-test outcomes, for comparing kernels (scripts/test.sh).
 {
 	grep -aoE '^\[ +(OK|FAILED) +\] [A-Za-z0-9_./]+ \(' "$log" |
-		sed -E 's/^\[ +(OK|FAILED) +\] ([^ ]+) \(/\2 \1/'
+		sed -E 's/^\[ +(OK|FAILED) +\] ([^ ]+) \(/\2 \1/' || true
 	grep -aE '^(not )?ok [0-9]+ - ' "$log" |
-		sed -E 's/^ok ([0-9]+) - .*/xrc-smoke.\1 OK/; s/^not ok ([0-9]+) - .*/xrc-smoke.\1 FAILED/'
-} | sort > "$W/results.txt"
-summary=$(grep -aE '^\[  (PASSED|FAILED|SKIPPED) |^xrc-smoke|backport-guest: (running|tests)' "$log" | sed 's/^/    /')
+		sed -E 's/^ok ([0-9]+) - .*/xrc-smoke.\1 OK/; s/^not ok ([0-9]+) - .*/xrc-smoke.\1 FAILED/' || true
+} | LC_ALL=C sort > "$W/results.txt"
+summary=$(grep -aE '^\[  PASSED  \] [0-9]+ tests?\.|^\[  FAILED  \] [0-9]+ tests?, listed|^ *[0-9]+ FAILED TESTS?$|^[0-9]+ passed, [0-9]+ failed|backport-guest: (running|FAILED|tests rc)' "$log" |
+	sed 's/^/    /' || true)
 echo "$summary"
 if [ $fail = 0 ]; then
 	step "boot $kver: PASS in $(( $(date +%s) - start )) s ($( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"

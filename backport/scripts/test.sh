@@ -6,6 +6,7 @@
 # backport bug; one that fails on both is not the backport's. Exits
 # non-zero if any boot failed.
 source "$(dirname "$0")/lib.sh"
+export LC_ALL=C	# join(1) needs the sort order of results.txt
 
 status=0
 booted=()
