@@ -8,11 +8,13 @@ source "$(dirname "$0")/lib.sh"
 CACHED="$BUILD/cocci-base"
 mkdir -p "$CACHED"
 
-# One file's reports, without line numbers: code moving is not news
+# One file's reports, without line numbers (also those inside messages):
+# code moving is not news
 reports() { # TREE FILE
 	(cd "$1" && nice make -s coccicheck MODE=report M="$2" 2>&1) |
-		grep -E "^(\./)?$2:[0-9]" |
-		sed -E 's/^(\.\/)?([^:]+):[0-9]+:[0-9-]+: /\2: /' | sort
+		{ grep -E "^(\./)?$2:[0-9]" || true; } |
+		sed -E -e 's/^(\.\/)?([^:]+):[0-9]+:[0-9-]+: /\2: /' \
+			-e 's/(at|on) line [0-9]+/\1 line N/g' | sort
 }
 
 files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_REF" "$SERIES_REF" -- '*.c')
