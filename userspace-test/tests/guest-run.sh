@@ -18,7 +18,8 @@ export XRC_RCV_XRCD_FILE=$d/xrcd
 xrc-rcv --tag A run "create; save $d/qpn; hold" &
 a=$!
 xrc-rcv --tag B run "wait-file $d/qpn; reg @$d/qpn; touch $d/b-registered;
-	wait-file $d/a-gone; counters; query; modify --state init;
+	wait-file $d/a-gone; counters; query; inject QP_FATAL; events --timeout 500;
+	modify --state init;
 	modify --state rtr --dest-qpn 0x42; query; unreg; counters;
 	expect EINVAL reg @$d/qpn" &
 b=$!

@@ -17,6 +17,11 @@ XRC=${XRC_RCV:-xrc-rcv}
 dir=$(mktemp -d /tmp/xrc-demo.XXXXXX)
 export XRC_RCV_XRCD_FILE="$dir/xrcd"
 
+# With xrc_sim, also raise an event and show that B (only B) receives it.
+events=
+[ -w "${XRC_SIM_DEBUGFS:-/sys/kernel/debug/xrc_sim}/inject_event" ] &&
+	events="inject QP_FATAL; events --timeout 500;"
+
 if [ "$mode" = exit ]; then
 	a_tail="wait-file $dir/b-registered; echo A exits now; exit 0"
 else
@@ -27,6 +32,7 @@ a=$!
 
 "$XRC" --tag B run "wait-file $dir/qpn; reg @$dir/qpn; touch $dir/b-registered;
 	wait-file $dir/a-gone; echo A is gone; counters; query;
+	$events
 	modify --state init; modify --state rtr --dest-qpn 0x42 --rq-psn 7; query;
 	unreg; counters; expect EINVAL reg @$dir/qpn" &
 b=$!
