@@ -14,8 +14,8 @@ BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BACKPORT_KVERS := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF { print $$1 }')
 KVER           ?= $(firstword $(BACKPORT_KVERS))
 
-# The patched tree is the input; make it only when it is missing.
-BACKPORT_TREE_DEP := $(if $(wildcard $(TREE)/Makefile),,tree)
+# The patched tree is the input; `make tree` is cheap when it is current.
+BACKPORT_TREE_DEP := tree
 
 .PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean
 
