@@ -20,7 +20,7 @@ echo '=== A creates the QP and is killed with SIGKILL ==='
 XRC_RCV=xrc-rcv sh /tests/xrc-rcv-demo.sh kill
 SCRIPT
 "$guest/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$ko" -s "$out/demo.sh" \
-	"$static/tools/xrc-rcv/xrc-rcv" "$TOP/userspace-test/tools/xrc-rcv/xrc-rcv-demo.sh"
+	"$static/xrc-rcv" "$TOP/userspace-test/tools/xrc-rcv/xrc-rcv-demo.sh"
 step "demo: booting the guest (about 30 s to the first step)"
 XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$KBUILD/arch/x86/boot/bzImage" \
 	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t 900 |

@@ -14,7 +14,7 @@ mkdir -p "$out"
 step "e2e: packing the guest (xrc_sim, unit, e2e and device-removal suites, xrc-rcv)"
 "$guest/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$ko" \
 	-s "$TOP/userspace-test/tests/guest-run.sh" \
-	"$static/tools/xrc-rcv/xrc-rcv" "$static/tests/xrc_unit_tests" \
+	"$static/xrc-rcv" "$static/tests/xrc_unit_tests" \
 	"$static/tests/xrc_e2e_tests" "$static/tests/xrc_e2e_rmmod_tests" \
 	"$TOP/userspace-test/tools/xrc-rcv/xrc-rcv-demo.sh"
 
