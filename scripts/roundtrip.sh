@@ -1,11 +1,19 @@
 #!/bin/bash
-# patches/ -> git am -> format-patch must give patches/ again, byte for byte.
+# patches/ -> git am onto the base -> format-patch must give patches/ again,
+# byte for byte. Done in a worktree of its own, so the workbench is not
+# touched and an unexported workbench edit cannot hide a broken patches/.
 source "$(dirname "$0")/lib.sh"
 
+rt="$CACHE/roundtrip"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$TOP/scripts/export.py" "$TREE" "$BASE_REF" "$SERIES_REF" "$BASE_COMMIT" "$out" >/dev/null
-if ! diff -r "$TOP/patches" "$out"; then
-	die "exporting the workbench does not reproduce patches/ (edited the tree without 'make export'?)"
-fi
+
+[ -d "$rt" ] || git -C "$TREE" worktree add -q --detach "$rt" "$BASE_REF"
+git -C "$rt" am --abort >/dev/null 2>&1 || true
+git -C "$rt" checkout -q -f --detach "$BASE_REF"
+git -C "$rt" am -q --committer-date-is-author-date $(series_patches) ||
+	die "patches/ does not apply with git am onto $BASE_COMMIT"
+"$TOP/scripts/export.py" "$rt" "$BASE_REF" HEAD "$BASE_COMMIT" "$out" >/dev/null
+diff -r "$TOP/patches" "$out" ||
+	die "git am + format-patch does not reproduce patches/"
 step "roundtrip: git am + format-patch reproduces all $(ls "$out" | wc -l) files of patches/"

@@ -55,7 +55,10 @@ if [ -d "$TREE" ] && [ -f "$state" ]; then
 	fi
 	if [ "$applied_head" != "$head" ] && [ -z "${FORCE:-}" ]; then
 		# Edited and exported since: the workbench is patches/ already
-		if "$TOP/scripts/roundtrip.sh" >/dev/null 2>&1; then
+		if "$TOP/scripts/export.py" "$TREE" "$BASE_REF" "$SERIES_REF" \
+			"$BASE_COMMIT" "$state.export" >/dev/null &&
+			diff -rq "$TOP/patches" "$state.export" >/dev/null; then
+			rm -rf "$state.export"
 			echo "$(stamp) $head" > "$state"
 			step "tree: $TREE holds patches/ (exported from it)"
 			exit 0
