@@ -1,6 +1,7 @@
 #!/bin/bash
 # Packs the end-to-end guest's initramfs: static busybox, ./init, xrc_sim.ko
-# and the static test programs given as arguments (as /tests/<name>).
+# and the static test programs (or #!/bin/sh scripts) given as arguments,
+# as /tests/<name>.
 #
 #   mkinitramfs.sh -o OUT.cpio.gz [-k xrc_sim.ko] [-s SCRIPT] [PROG...]
 #
@@ -68,7 +69,9 @@ install -m 0644 "$ko" "$root/lib/modules/xrc_sim.ko"
 
 for prog in "$@"; do
 	[ -f "$prog" ] || die "no program at $prog"
-	is_static "$prog" || die "$prog is not a statically linked executable"
+	# The guest has busybox and nothing else: static programs, sh scripts
+	is_static "$prog" || head -c 9 "$prog" | grep -q '^#!/bin/sh' ||
+		die "$prog is neither a statically linked executable nor a #!/bin/sh script"
 	install -m 0755 "$prog" "$root/tests/$(basename "$prog")"
 done
 
