@@ -1,6 +1,8 @@
 #!/bin/bash
-# Install what the workbench needs from Debian. Idempotent: installs only
-# what is missing, and leaves apt alone when nothing is.
+# Install what the workbench needs from Debian, and any further packages
+# (name or name=version) given as arguments. Idempotent: installs only what
+# is missing, and leaves apt alone when nothing is.
+#   deps.sh [PKG...]
 source "$(dirname "$0")/lib.sh"
 
 pkgs=(
@@ -9,7 +11,7 @@ pkgs=(
 	python3 python3-ply python3-git git sparse coccinelle
 	qemu-system-x86 busybox-static
 	cmake g++ libgtest-dev libibverbs-dev rdma-core pkg-config
-	$EXTRA_DEPS
+	$EXTRA_DEPS "$@"
 )
 
 # name or name=version; prints the installed version, empty if none
@@ -33,5 +35,6 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 step "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Fresh package lists only when the ones here cannot serve the request
+apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }

@@ -1,6 +1,6 @@
 #!/bin/bash
-# deps.sh: install what the backport needs from Debian, pinned headers
-# first. Idempotent: apt is left alone when everything is there.
+# deps.sh: the workbench's packages plus the pinned headers of every
+# target kernel (backport/kernels). Idempotent, like scripts/deps.sh.
 #
 # Note: Debian's linux-headers-6.12.*-amd64 depends on the matching
 # linux-image-*-unsigned, so installing those headers also installs that
@@ -8,22 +8,4 @@
 # The 6.1 image of the boot proof is only downloaded (boot-test.sh).
 source "$(dirname "$0")/lib.sh"
 
-pkgs=($(kernels | awk '{ print $2 }')
-      rsync patch kmod cpio gzip qemu-system-x86 busybox-static
-      cmake g++ libgtest-dev pkg-config)
-
-missing=()
-for p in "${pkgs[@]}"; do
-	have=$(installed_version "$p")
-	if [ -z "$have" ] || { [ "${p%%=*}" != "$p" ] && [ "$have" != "${p#*=}" ]; }; then
-		missing+=("$p")
-	fi
-done
-if [ ${#missing[@]} -eq 0 ]; then
-	step "backport-deps: all ${#pkgs[@]} packages present"
-	exit 0
-fi
-step "backport-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-	{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+exec "$TOP/scripts/deps.sh" $(kernels | awk '{ print $2 }') patch kmod
