@@ -72,7 +72,7 @@ demo: tree
 vm-run: tree
 	@scripts/vm-run.sh "$(PROG)" $(ARGS)
 
-test: roundtrip check kunit e2e
+test: roundtrip check kunit e2e backport-test
 	@echo 'make test: all passed'
 
 -include backport/backport.mk

@@ -1,0 +1,92 @@
+#!/bin/bash
+# The benchmark: REG/UNREG against the mainline commands that do the same
+# (OPEN_QP, CREATE_QP(XRC_TGT), DESTROY_QP), measured side by side in the
+# QEMU guest with xrc_sim, printed as ratios and kept as JSON.
+#
+#   bench.sh         full sizes, on a kernel built WITHOUT KASAN, lockdep
+#                    and kmemleak ($BUILD/kernel-bench): `make bench`
+#   bench.sh tiny    tiny sizes, on the shared debug kernel ($KBUILD), so
+#                    the bench cannot rot: what `make test` runs
+#
+# Environment: BENCH_ARGS  more xrc_bench options, after the mode's own
+#                          (e.g. "--trials 31 --held 1,1000"; see
+#                          userspace-test/bench/README.md)
+#              BENCH_TIMEOUT  seconds for the whole guest run
+# Results: $BUILD/bench[-tiny]/{results.json,results.md,guest.log}
+TOP="$(cd "$(dirname "$0")/.." && pwd)"
+# Run by hand as well as from the Makefile: take the pins from it.
+if [ -z "${CACHE:-}" ]; then
+	export CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv"
+fi
+for v in BASE_PKG BASE_VERSION BASE_COMMIT; do
+	[ -n "${!v:-}" ] || export "$v=$(sed -n "s/^$v *:= *//p" "$TOP/Makefile")"
+done
+export KBUILD="${KBUILD:-$CACHE/build/kernel}"
+export KUNITCONFIGS="${KUNITCONFIGS:-kunit/.kunitconfig kunit/debug.config kunit/boot.config userspace-test/guest/kernel.config}"
+source "$TOP/scripts/lib.sh"
+
+mode=${1:-full}
+case $mode in
+full | tiny) ;;
+*) die "usage: bench.sh [tiny]" ;;
+esac
+guest="$TOP/userspace-test/guest"
+bench="$TOP/userspace-test/bench"
+started=$(date +%s)
+
+if [ "$mode" = tiny ]; then
+	out="$BUILD/bench-tiny"
+	args="--tiny ${BENCH_ARGS:-}"
+	timeout=${BENCH_TIMEOUT:-1800}
+	"$TOP/scripts/kernel.sh"
+	kdir=$KBUILD
+else
+	out="$BUILD/bench"
+	args="${BENCH_ARGS:-}"
+	timeout=${BENCH_TIMEOUT:-3600}
+	# Same tree and fragments as the shared kernel, but not
+	# kunit/debug.config; bench/kernel.config keeps the debug options off.
+	kdir="$BUILD/kernel-bench"
+	mkdir -p "$kdir"
+	step "bench: building $kdir/arch/x86/boot/bzImage (no KASAN/lockdep/kmemleak; cold: about 10 minutes)"
+	(cd "$TREE" && with_progress "$kdir/kernel-build.log" "$kdir" \
+		nice python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
+		--build_dir="$kdir" --jobs="$(nproc)" \
+		--kunitconfig="$TOP/kunit/.kunitconfig" \
+		--kunitconfig="$TOP/kunit/boot.config" \
+		--kunitconfig="$TOP/userspace-test/guest/kernel.config" \
+		--kunitconfig="$bench/kernel.config") ||
+		{ tail -40 "$kdir/kernel-build.log"; die "bench kernel build failed"; }
+	for opt in KASAN PROVE_LOCKING DEBUG_KMEMLEAK; do
+		! grep -q "^CONFIG_$opt=y" "$kdir/.config" ||
+			die "$kdir has CONFIG_$opt: the figures would be distorted"
+	done
+fi
+ko=$("$TOP/scripts/simdev.sh" "$kdir" | tail -1)
+static=$("$TOP/scripts/userspace.sh" | tee /dev/stderr | tail -1)
+[ -x "$static/bench/xrc_bench" ] || die "no $static/bench/xrc_bench (XRCRCV_BUILD_BENCH off?)"
+
+mkdir -p "$out"
+rm -f "$out/results.json" "$out/results.md"
+sed "s|@ARGS@|$args|" "$bench/guest-bench.sh" > "$out/guest-bench.sh"
+step "bench: packing the guest (xrc_sim, xrc_bench $args)"
+"$guest/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$ko" -s "$out/guest-bench.sh" \
+	"$static/bench/xrc_bench"
+
+step "bench: running in the guest ($mode sizes; kernel $(basename "$kdir"); log $out/guest.log)"
+XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kdir/arch/x86/boot/bzImage" \
+	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "$timeout" > /dev/null || true
+grep -a '^xrc-bench: \[' "$out/guest.log" | tail -3 || true
+"$guest/check-log.sh" "$out/guest.log" || die "the bench failed or the kernel complained: $out/guest.log"
+
+# The JSON between the markers, checked against the guest's own SHA-256:
+# a kernel message or a lost byte on the serial line fails here, loudly.
+sed -n '/^XRC-BENCH-JSON-BEGIN$/,/^XRC-BENCH-JSON-END$/p' "$out/guest.log" |
+	sed '1d;$d' > "$out/results.json"
+want=$(grep -aoE 'XRC-BENCH-JSON-SHA256=[0-9a-f]{64}' "$out/guest.log" | tail -1 | cut -d= -f2 || true)
+[ -s "$out/results.json" ] && [ -n "$want" ] || die "no results between the markers in $out/guest.log"
+[ "$(sha256sum < "$out/results.json" | cut -d' ' -f1)" = "$want" ] ||
+	die "$out/results.json differs from what the guest wrote (serial line mangled?)"
+python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" "$out/results.json" ||
+	die "incomplete results: $out/results.json"
+step "bench: $mode run passed in $(($(date +%s) - started)) s; $out/results.{json,md}"
