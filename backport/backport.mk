@@ -37,4 +37,4 @@ backport-test: backport-all
 	@echo 'make backport-test: all passed'
 
 backport-clean:
-	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest userspace userspace.log)
+	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest)

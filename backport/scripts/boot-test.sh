@@ -8,9 +8,8 @@
 #   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
 #   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
 #
-# The C++ suites are built from userspace-test/ with -DXRCRCV_STATIC=ON.
-# BACKPORT_E2E=auto (default) runs them when they build and says so when
-# they do not; =1 requires them; =0 runs the smoke test only.
+# The C++ suites are the static build of scripts/userspace.sh, the one
+# make e2e uses. BACKPORT_E2E=0 runs the smoke test only.
 #
 # Fails unless every module loaded, each backported one is the
 # out-of-tree build (taint O), the tests passed and the serial log has no
@@ -30,7 +29,7 @@ image=$(kernel_field "$kver" 3)
 B=$(builddir_of "$kver")
 G=$BPBUILD/backport-guest
 GH=$TOP/userspace-test/guest
-E2E=${BACKPORT_E2E:-auto}
+E2E=${BACKPORT_E2E:-1}
 mkdir -p "$G/debs"
 start=$(date +%s)
 
@@ -96,20 +95,10 @@ make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
 run_e2e=0
 if [ "$E2E" != 0 ]; then
-	U=$BPBUILD/backport-userspace
-	step "boot $kver: building the C++ e2e suites (static) in $U"
-	if { cmake -S "$TOP/userspace-test" -B "$U" -DXRCRCV_STATIC=ON \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXRCRCV_IBVERBS_ADAPTER=OFF &&
-	     nice cmake --build "$U" -j"$JOBS" --target xrc_e2e_tests xrc_e2e_rmmod_tests; } \
-		> "$U.log" 2>&1; then
-		progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
-		run_e2e=1
-	elif [ "$E2E" = 1 ]; then
-		tail -n 30 "$U.log"; die "the C++ e2e suites do not build (BACKPORT_E2E=1); log: $U.log"
-	else
-		echo "boot-test: the C++ e2e suites do not build yet; running xrc-smoke only (log: $U.log)" >&2
-		grep -m5 -E 'error|Error' "$U.log" >&2 || true
-	fi
+	# The same static build make e2e uses (scripts/userspace.sh)
+	U=$("$TOP/scripts/userspace.sh" | tail -1) || die "the C++ suites do not build"
+	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
+	run_e2e=1
 fi
 
 # 4. The initramfs: the harness' archive + ours appended.
