@@ -3,6 +3,7 @@
 #include "phases.hpp"
 #include "system.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace xrc_bench;
@@ -23,10 +25,10 @@ const char kUsage[] = R"(usage: xrc_bench [options]
   --held LIST         registrations held by the file (1,1000,10000,100000)
   --files LIST        files registered on one QP (1,2,4,8,16,32,64)
   --close LIST        registrations in the file that is closed (1000,10000,100000)
-  --close-trials N    (5)
+  --close-trials N    (15)
   --mem-regs N        registrations per memory measurement (20000)
   --mem-trials N      (5)
-  --single-files N    files holding one registration each, for memory (200)
+  --single-files N    files holding one registration each, for memory (2000)
   --settle-ms N       longest wait for the slab to settle (6000; 3000 before timing)
   --phases LIST       pairs,held,files,close,memory (all)
   --cpu N             pin to CPU N, -1 not at all (0)
@@ -111,8 +113,8 @@ Options parse(int argc, char** argv, bool* self_test) {
     } else usage_error("unknown option " + a);
   }
   if (o.trials < 1 || o.batch < 1 || o.close_trials < 1 || o.mem_trials < 1 || o.mem_regs < 1 ||
-      o.single_files < 1 || o.single_files > 400)
-    usage_error("trials, batch and sizes must be >= 1 (--single-files at most 400)");
+      o.single_files < 1 || o.single_files > 20000)
+    usage_error("trials, batch and sizes must be >= 1 (--single-files at most 20000)");
   return o;
 }
 
@@ -127,6 +129,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "xrc_bench: no usable %s (%s): run it in the guest (scripts/bench.sh)\n",
                  opt.device.c_str(), std::strerror(errno));
     return 1;
+  }
+  // Every file takes two descriptors: make room for --single-files.
+  const auto want = static_cast<rlim_t>(2 * opt.single_files + 64);
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want) {
+    rl.rlim_cur = want;
+    rl.rlim_max = std::max(rl.rlim_max, want);
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+      std::fprintf(stderr, "xrc_bench: cannot allow %lu descriptors (%s): lower --single-files\n",
+                   static_cast<unsigned long>(want), std::strerror(errno));
+      return 1;
+    }
   }
   Report rep;
   const auto t0 = now_ns();

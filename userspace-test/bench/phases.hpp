@@ -24,10 +24,10 @@ struct Options {
   std::vector<long> held = {1, 1000, 10000, 100000};
   std::vector<long> files = {1, 2, 4, 8, 16, 32, 64};
   std::vector<long> close = {1000, 10000, 100000};
-  int close_trials = 5;
+  int close_trials = 15;
   long mem_regs = 20000;
   int mem_trials = 5;
-  long single_files = 200;         // files with one registration each
+  long single_files = 2000;        // files with one registration each
   long settle_ms = 6000;           // at most, waiting for the slab to settle
   int cpu = 0;                     // pin to this CPU; -1: don't
   bool tiny = false;
