@@ -8,8 +8,8 @@ source "$(dirname "$0")/lib.sh"
 
 guest="$TOP/userspace-test/guest"
 "$TOP/scripts/kernel.sh"
-ko=$("$TOP/scripts/simdev.sh" | tail -1)
-static=$("$TOP/scripts/userspace.sh" | tail -1)
+ko=$("$TOP/scripts/simdev.sh")
+static=$("$TOP/scripts/userspace.sh")
 
 out="$BUILD/demo"
 mkdir -p "$out"

@@ -4,6 +4,9 @@
 # busybox guest). Prints the static build directory on its last line.
 source "$(dirname "$0")/lib.sh"
 
+# Progress on stderr; stdout carries only the result, for $(...)
+exec 3>&1 1>&2
+
 host="$BUILD/userspace"
 static="$BUILD/userspace-static"
 jobs=$(nproc)
@@ -20,4 +23,4 @@ cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DXRCRCV_STATIC=ON > "$static.log" 2>&1 || { cat "$static.log"; die "cmake (static) failed"; }
 nice cmake --build "$static" -j"$jobs" >> "$static.log" 2>&1 ||
 	{ tail -40 "$static.log"; die "static build failed"; }
-echo "$static"
+echo "$static" >&3

@@ -8,6 +8,6 @@ source "$(dirname "$0")/lib.sh"
 [ -n "${1:-}" ] || die "usage: make vm-run PROG=/path/to/static-program [ARGS='...']"
 [ -x "$1" ] || die "$1 is not an executable file"
 "$TOP/scripts/kernel.sh" >&2
-ko=$("$TOP/scripts/simdev.sh" | tail -1)
+ko=$("$TOP/scripts/simdev.sh")
 KERNEL="$KBUILD/arch/x86/boot/bzImage" XRC_SIM_KO="$ko" XRC_BUILD="$BUILD" \
 	exec "$TOP/userspace-test/guest/vm-run.sh" "$@"

@@ -96,7 +96,7 @@ progs+=("$G/bin/xrc-smoke")
 run_e2e=0
 if [ "$E2E" != 0 ]; then
 	# The same static build make e2e uses (scripts/userspace.sh)
-	U=$("$TOP/scripts/userspace.sh" | tail -1) || die "the C++ suites do not build"
+	U=$("$TOP/scripts/userspace.sh") || die "the C++ suites do not build"
 	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
 	run_e2e=1
 fi
