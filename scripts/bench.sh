@@ -62,8 +62,8 @@ else
 			die "$kdir has CONFIG_$opt: the figures would be distorted"
 	done
 fi
-ko=$("$TOP/scripts/simdev.sh" "$kdir" | tail -1)
-static=$("$TOP/scripts/userspace.sh" | tee /dev/stderr | tail -1)
+ko=$("$TOP/scripts/simdev.sh" "$kdir")
+static=$("$TOP/scripts/userspace.sh")
 [ -x "$static/bench/xrc_bench" ] || die "no $static/bench/xrc_bench (XRCRCV_BUILD_BENCH off?)"
 
 mkdir -p "$out"
