@@ -24,9 +24,9 @@ KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 	$(wildcard userspace-test/guest/kernel.config)
 
 export CACHE BASE_PKG BASE_VERSION BASE_COMMIT KERNEL_SRC TREE KBUILD
-export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS
+export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 
-.PHONY: help deps tree export roundtrip check kunit e2e demo vm-run test clean-cache
+.PHONY: help deps tree export roundtrip check kunit e2e demo vm-run bench bench-tiny test clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
@@ -40,7 +40,9 @@ help:
 	@echo 'make e2e        C++ suites in a QEMU guest: patched kernel + simulated device'
 	@echo 'make demo       the life of a shared receive QP, step by step, in the guest'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
-	@echo 'make test       everything above that checks something'
+	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
+	@echo '                ratios, JSON (BENCH_ARGS="--trials 51" to tune)'
+	@echo 'make test       everything above that checks something, and a tiny bench'
 	@echo
 	@echo "CACHE=$(CACHE)"
 
@@ -72,7 +74,13 @@ demo: tree
 vm-run: tree
 	@scripts/vm-run.sh "$(PROG)" $(ARGS)
 
-test: roundtrip check kunit e2e backport-test
+bench: tree
+	@scripts/bench.sh
+
+bench-tiny: tree
+	@scripts/bench.sh tiny
+
+test: roundtrip check kunit e2e backport-test bench-tiny
 	@echo 'make test: all passed'
 
 -include backport/backport.mk
