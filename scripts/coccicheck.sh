@@ -1,11 +1,12 @@
 #!/bin/bash
 # Coccinelle (make coccicheck MODE=report) on every C file the series adds
 # or changes, at the head of the series and, for changed files, at the
-# base. A report the head has beyond the base's fails. Base reports are
-# cached by the file's blob hash, so a warm run only checks the head.
+# base. A report the head has beyond the base's fails. Reports are cached
+# by the file's content (its git blob hash), so a warm run only checks
+# what changed.
 source "$(dirname "$0")/lib.sh"
 
-CACHED="$BUILD/cocci-base"
+CACHED="$BUILD/cocci-reports"
 mkdir -p "$CACHED"
 
 # One file's reports, without line numbers (also those inside messages):
@@ -17,6 +18,15 @@ reports() { # TREE FILE
 			-e 's/(at|on) line [0-9]+/\1 line N/g' | sort
 }
 
+# reports of TREE's FILE, from the cache when that content was seen before
+cached_reports() { # TREE FILE BLOB
+	if [ ! -f "$CACHED/$3" ]; then
+		reports "$1" "$2" > "$CACHED/$3.tmp"
+		mv "$CACHED/$3.tmp" "$CACHED/$3"
+	fi
+	cat "$CACHED/$3"
+}
+
 files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_REF" "$SERIES_REF" -- '*.c')
 status=0
 n=0
@@ -24,18 +34,14 @@ total=$(echo "$files" | wc -w)
 for f in $files; do
 	n=$((n + 1))
 	step "coccicheck: [$n/$total] $f"
-	reports "$TREE" "$f" > "$BUILD/cocci-head.txt"
+	cached_reports "$TREE" "$f" "$(git -C "$TREE" hash-object "$f")" > "$BUILD/cocci-head.txt"
 	base_blob=$(git -C "$TREE" rev-parse -q --verify "$BASE_REF:$f" || true)
+	: > "$BUILD/cocci-base.txt"
 	if [ -n "$base_blob" ]; then
-		if [ ! -f "$CACHED/$base_blob" ]; then
-			[ -d "$CHECK_TREE" ] ||
-				git -C "$TREE" worktree add -q --detach "$CHECK_TREE" "$BASE_REF"
-			git -C "$CHECK_TREE" checkout -q --detach "$BASE_REF"
-			reports "$CHECK_TREE" "$f" > "$CACHED/$base_blob"
-		fi
-		cp "$CACHED/$base_blob" "$BUILD/cocci-base.txt"
-	else
-		: > "$BUILD/cocci-base.txt"
+		[ -d "$CHECK_TREE" ] ||
+			git -C "$TREE" worktree add -q --detach "$CHECK_TREE" "$BASE_REF"
+		[ -f "$CACHED/$base_blob" ] || git -C "$CHECK_TREE" checkout -q --detach "$BASE_REF"
+		cached_reports "$CHECK_TREE" "$f" "$base_blob" > "$BUILD/cocci-base.txt"
 	fi
 	new=$(comm -13 "$BUILD/cocci-base.txt" "$BUILD/cocci-head.txt")
 	if [ -n "$new" ]; then
