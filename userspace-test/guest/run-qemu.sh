@@ -15,8 +15,8 @@
 # QEMU's status.  Judge the log with check-log.sh.
 set -uo pipefail
 
-xrc_build=${XRC_BUILD:-/root/.cache/xrc/build}
-kernel=${KERNEL:-$xrc_build/kernel-base/arch/x86/boot/bzImage}
+xrc_build=${XRC_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv/build}
+kernel=${KERNEL:-$xrc_build/kernel/arch/x86/boot/bzImage}
 log=$xrc_build/guest/guest.log
 initrd=
 timeout=900

@@ -6,7 +6,7 @@
 #
 # The program runs as root in /tmp of the guest, with /tests on PATH.
 # Environment: KERNEL (bzImage), XRC_SIM_KO (module built for it),
-# XRC_BUILD (scratch root, default /root/.cache/xrc/build), TIMEOUT (s).
+# XRC_BUILD (scratch root, default ~/.cache/xrc-rcv/build), TIMEOUT (s).
 #
 # Exit status: the program's; 1 if it passed but the kernel reported
 # anything (KASAN, lockdep, kmemleak, WARNING...: see check-log.sh);
@@ -14,7 +14,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-xrc_build=${XRC_BUILD:-/root/.cache/xrc/build}
+xrc_build=${XRC_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv/build}
 ko=${XRC_SIM_KO:-$here/../simdev/xrc_sim.ko}
 
 [ $# -ge 1 ] || { sed -n '2,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }

@@ -3,12 +3,12 @@
 # smoke test in the guest.  Exits with vm-run.sh's status.
 #
 #   smoke/run.sh                  (KDIR defaults to the base kernel build)
-#   KDIR=/root/.cache/xrc/build/<dir> smoke/run.sh
+#   KDIR=~/.cache/xrc-rcv/build/<dir> smoke/run.sh
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-xrc_build=${XRC_BUILD:-/root/.cache/xrc/build}
-kdir=${KDIR:-$xrc_build/kernel-base}
+xrc_build=${XRC_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv/build}
+kdir=${KDIR:-$xrc_build/kernel}
 
 make -s -C "$here/../../simdev" KDIR="$kdir"
 make -s -C "$here" O="$xrc_build/guest"
