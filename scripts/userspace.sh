@@ -11,6 +11,15 @@ host="$BUILD/userspace"
 static="$BUILD/userspace-static"
 jobs=$(nproc)
 
+# A build directory configured from another checkout (CI clones elsewhere)
+# cannot be reused: CMake refuses a second source directory.
+for dir in "$host" "$static"; do
+	if [ -f "$dir/CMakeCache.txt" ] &&
+		! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$TOP/userspace-test" "$dir/CMakeCache.txt"; then
+		rm -rf "$dir"
+	fi
+done
+
 step "userspace: host build and unit tests"
 cmake -S "$TOP/userspace-test" -B "$host" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$host.log" 2>&1 ||
 	{ cat "$host.log"; die "cmake (host) failed"; }
