@@ -19,7 +19,9 @@ grep -qE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+$' "$KBUILD/kunit-r
 step "kunit: booting again for a kmemleak scan after the suites"
 "$TOP/scripts/kmemleak-boot.sh" "$KBUILD" > "$KBUILD/kunit-kmemleak.log" 2>&1 || true
 
-"$TOP/scripts/check-kernel-log.sh" "$KBUILD/kunit-raw.log" "$KBUILD/kunit-kmemleak.log" || exit 1
+for log in "$KBUILD/kunit-raw.log" "$KBUILD/kunit-kmemleak.log"; do
+	"$TOP/userspace-test/guest/check-log.sh" -r "$log" || exit 1
+done
 grep -q 'kmemleak-scan-done' "$KBUILD/kunit-kmemleak.log" || die "the kmemleak boot did not finish"
 [ $results_ok -eq 1 ] || die "KUnit: failed or crashed cases (see above)"
 step "kunit: $(grep -oE 'Ran [0-9]+ tests: passed: [0-9]+' "$KBUILD/kunit-results.log"), no kernel reports"
