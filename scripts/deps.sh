@@ -11,7 +11,7 @@ pkgs=(
 	python3 python3-ply python3-git git sparse coccinelle
 	qemu-system-x86 busybox-static
 	cmake g++ libgtest-dev libibverbs-dev rdma-core pkg-config
-	$EXTRA_DEPS "$@"
+	${EXTRA_DEPS:-} "$@"
 )
 
 # name or name=version; prints the installed version, empty if none
