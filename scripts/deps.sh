@@ -16,7 +16,7 @@ pkgs=(
 
 # name or name=version; prints the installed version, empty if none
 installed() {
-	dpkg-query -W -f='${Status}|${Version}' "$1" 2>/dev/null |
+	{ dpkg-query -W -f='${Status}|${Version}' "$1" 2>/dev/null || true; } |
 		sed -n 's/^install ok installed|//p'
 }
 

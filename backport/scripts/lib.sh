@@ -27,6 +27,6 @@ builddir_of() { echo "$BPBUILD/backport-$1"; }
 
 # name=version -> installed version of name, empty if none
 installed_version() {
-	dpkg-query -W -f='${Status}|${Version}' "${1%%=*}" 2>/dev/null |
+	{ dpkg-query -W -f='${Status}|${Version}' "${1%%=*}" 2>/dev/null || true; } |
 		sed -n 's/^install ok installed|//p'
 }
