@@ -8,7 +8,8 @@ source "$(dirname "$0")/lib.sh"
 pkgs=(
 	"$BASE_PKG=$BASE_VERSION"		# the pinned base tree
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio rsync
-	python3 python3-ply python3-git git sparse coccinelle
+	python3 python3-ply python3-git git sparse
+	coccinelle ocaml			# some .cocci rules are OCaml scripts
 	qemu-system-x86 busybox-static
 	cmake g++ libgtest-dev libibverbs-dev rdma-core pkg-config
 	${EXTRA_DEPS:-} "$@"
