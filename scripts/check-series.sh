@@ -23,9 +23,9 @@ for p in $(series_patches); do
 	# Debian's python3 has the modules spdxcheck.py needs (ply, git)
 	PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict --terse \
 		--showfile --no-summary "$p" > "$LOGS/$name.checkpatch" 2>&1 || true
-	found=$(sed -nE 's/^([^:]+):[0-9]+: (WARNING|ERROR|CHECK): /\1\t\2\t/p' \
+	found=$(sed -nE 's/^([^:]*):[0-9]+: (WARNING|ERROR|CHECK): /\1\t\2\t/p' \
 		"$LOGS/$name.checkpatch")
-	other=$(grep -vE '^[^:]+:[0-9]+: (WARNING|ERROR|CHECK): ' "$LOGS/$name.checkpatch" || true)
+	other=$(grep -vE '^[^:]*:[0-9]+: (WARNING|ERROR|CHECK): ' "$LOGS/$name.checkpatch" || true)
 	printf '%s\n' "$found" | sed '/^$/d' > "$LOGS/$name.checkpatch.found"
 	: > "$LOGS/empty"
 	if [ -n "$other" ]; then
