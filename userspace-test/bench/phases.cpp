@@ -69,7 +69,7 @@ long long Bench::live_qps() const { return read_number(opt_.debugfs + "/live_qps
 //   UNREG of a number the file does not hold, B times (the floor)
 //   QUERY_PORT, B times
 //   REG+UNREG of one existing QP, B pairs, by a file that holds nothing
-//   else (every pair builds and tears down the file's whole xarray path)
+//   else (every pair inserts into and erases from the file's empty index)
 //   OPEN_QP+DESTROY_QP of that QP, B pairs, by the same file
 void Bench::pairs() {
   const int nb = opt_.batch;
@@ -377,7 +377,8 @@ void Bench::close() {
 namespace {
 
 // Slab objects per item between two snapshots, for the caches that moved
-// by at least one object per 100 items (an xarray node holds 64 entries).
+// by at least one object per 100 items (so that an object shared by up to
+// 100 items, such as an index node, still shows).
 struct SlabDelta {
   double bytes = 0;    // object bytes per item, all caches
   double meminfo = 0;  // SUnreclaim bytes per item
@@ -460,7 +461,8 @@ void Bench::memory() {
     }
     progress("memory: trial %d/%d done (%ld ms spent settling)", trial + 1, opt_.mem_trials, waited);
   }
-  // How deep the numbers go: an xarray spends one node per 6 bits.
+  // How many bits the numbers span: what a radix index (an xarray) would
+  // pay for, one node per 6 bits; a tree embedded in the record pays none.
   int bits = 0;
   while (bits < 32 && (qs.front() >> bits)) ++bits;
   for (int v = 0; v < kNumV; ++v) {
