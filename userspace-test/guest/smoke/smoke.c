@@ -418,8 +418,8 @@ static void test_lifecycle(void)
 
 /*
  * Two contexts on one QP: A creates it, B opens it (OPEN_QP).  An
- * injected event reaches A under its user_handle; the QP lives until
- * both handles are gone.
+ * injected event reaches each under its own user_handle; the QP lives
+ * until both handles are gone.
  */
 static void test_shared_qp(void)
 {
@@ -451,17 +451,12 @@ static void test_shared_qp(void)
 	check(ret == 0 && ev.element == QP_USER_HANDLE,
 	      "the creator's async fd gets it (ret %d element %#llx)", ret,
 	      (unsigned long long)ev.element);
-	/*
-	 * Not checked: mainline's ib_uverbs_open_qp() sets no async event
-	 * file on the handle it makes, so uverbs drops the opener's copy
-	 * (ib_uverbs_async_handler() with a NULL file).  Say what happened.
-	 */
+	/* Patch 1 of the series: OPEN_QP handles get their events too */
 	memset(&ev, 0, sizeof(ev));
 	ret = read_async_event_within(async_b, &ev, 500);
-	printf("# note: the opener's async fd %s (ret %d element %#llx)\n",
-	       ret == 0 ? "got the event" :
-	       "got nothing: mainline OPEN_QP handles have no event file",
-	       ret, (unsigned long long)ev.element);
+	check(ret == 0 && ev.element == OPEN_QP_USER_HANDLE,
+	      "the opener's async fd gets it too (ret %d element %#llx)", ret,
+	      (unsigned long long)ev.element);
 
 	ret = destroy_qp(fa, qa.qp_handle, NULL);
 	check(ret == 0 && sim_counter("live_qps") == 1,

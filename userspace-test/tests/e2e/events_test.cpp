@@ -71,6 +71,30 @@ TEST_F(Events, FileWithTwoReferencesGetsTheEventOnce) {
   EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
 }
 
+// One event per handle: a file that holds the QP through OPEN_QP and
+// through a registration gets the verbs event under the OPEN_QP handle's
+// user_handle and the XRC receive event.  (Mainline dropped the OPEN_QP
+// handle's copy; patch 1 of the series fixes that.)
+TEST_F(Events, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
+  REQUIRE_INJECT();
+  constexpr std::uint64_t kCookie = 0x5eed0000b0e0e0f1ULL;
+  auto a = Peer::open(xrcd_file_);
+  auto b = Peer::open(xrcd_file_);
+  auto qpn = MUST(a.create());
+  auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn, kCookie));
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  auto evs = MUST(read_events(b.ctx, kWait));
+  const auto more = MUST(read_events(b.ctx, kSilence));
+  evs.insert(evs.end(), more.begin(), more.end());
+  const AsyncEvent verbs{.element = kCookie, .event_type = kQpFatal};
+  const AsyncEvent xrc{.element = qpn, .event_type = kQpFatal | IB_UVERBS_XRC_QP_EVENT_FLAG};
+  EXPECT_EQ(std::ranges::count(evs, verbs), 1);
+  EXPECT_EQ(std::ranges::count(evs, xrc), 1);
+  EXPECT_EQ(evs.size(), 2U);
+  EXPECT_OK(cmd::destroy_qp(b.ctx, h.handle));
+}
+
 TEST_F(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
   REQUIRE_INJECT();
   auto a = Peer::open(xrcd_file_);
