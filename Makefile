@@ -12,6 +12,9 @@ BASE_PKG     := linux-source-6.12
 BASE_VERSION := 6.12.118-1~deb12u1
 BASE_COMMIT  := 0c88baf7fadf50cc1ad27e4afaa3e624193968d6
 
+# The version of the series in patches/, for its subjects: [PATCH v3 n/m]
+SERIES_VERSION := 3
+
 # KERNEL_SRC=/path/to/your/linux applies the series onto that checkout's
 # HEAD instead, in a worktree beside it.
 KERNEL_SRC ?=
@@ -19,11 +22,11 @@ TREE ?= $(if $(KERNEL_SRC),$(CACHE)/tree-$(notdir $(abspath $(KERNEL_SRC))),$(CA
 
 # One kernel build serves KUnit and the end-to-end guest.
 KBUILD := $(CACHE)/build/kernel
-KUNIT_SUITES := ib_xrc_rcv*
+KUNIT_SUITES := *xrc*
 KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 	$(wildcard userspace-test/guest/kernel.config)
 
-export CACHE BASE_PKG BASE_VERSION BASE_COMMIT KERNEL_SRC TREE KBUILD
+export CACHE BASE_PKG BASE_VERSION BASE_COMMIT SERIES_VERSION KERNEL_SRC TREE KBUILD
 export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 
 .PHONY: help deps tree export roundtrip check kunit e2e demo vm-run bench bench-tiny test clean-cache

@@ -20,6 +20,9 @@ TOP = Path(__file__).resolve().parent.parent
 PATCHES = TOP / "patches"
 COVER = "0000-cover-letter.patch"
 SHORTLOG = re.compile(r"^\S.* \(\d+\):$", re.M)
+# The series' version, in every subject: "[PATCH v3 n/m]"
+VERSION = os.environ.get("SERIES_VERSION", "")
+PREFIX = f"PATCH v{VERSION}" if VERSION not in ("", "1") else "PATCH"
 
 
 def old_cover():
@@ -42,7 +45,7 @@ def format_patch(tree, base_ref, series_ref, base_commit, outdir):
          "-c", "diff.mnemonicprefix=false", "-c", "format.signoff=false",
          "format-patch", "--quiet", "--zero-commit", "--no-signature",
          "--no-notes", "--no-thread", "--numbered", "--cover-letter",
-         "--diff-algorithm=myers", "--subject-prefix=PATCH",
+         "--diff-algorithm=myers", f"--subject-prefix={PREFIX}",
          f"--base={base_commit}", "-o", outdir, f"{base_ref}..{series_ref}"],
         check=True)
 

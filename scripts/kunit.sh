@@ -13,15 +13,24 @@ step "kunit: running the suites under QEMU"
 (cd "$TREE" && kunit exec --arch=x86_64 --build_dir="$KBUILD" \
 	--timeout=1200 --qemu_args="-smp 2" --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
 kunit parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
-results_ok=0
-grep -qE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+$' "$KBUILD/kunit-results.log" && results_ok=1
 
 step "kunit: booting again for a kmemleak scan after the suites"
 "$TOP/scripts/kmemleak-boot.sh" "$KBUILD" > "$KBUILD/kunit-kmemleak.log" 2>&1 || true
+kunit parse < "$KBUILD/kunit-kmemleak.log" > "$KBUILD/kunit-kmemleak-results.log" 2>&1 || true
 
 for log in "$KBUILD/kunit-raw.log" "$KBUILD/kunit-kmemleak.log"; do
 	"$TOP/userspace-test/guest/check-log.sh" -r "$log" || exit 1
 done
 grep -q 'kmemleak-scan-done' "$KBUILD/kunit-kmemleak.log" || die "the kmemleak boot did not finish"
-[ $results_ok -eq 1 ] || die "KUnit: failed or crashed cases (see above)"
-step "kunit: $(grep -oE 'Ran [0-9]+ tests: passed: [0-9]+' "$KBUILD/kunit-results.log"), no kernel reports"
+
+# Every case of every suite ran and passed, in both boots: a suite that
+# is not built, or a case that silently went missing, fails too.
+expected=$(awk '!/^#/ && NF == 2 { n += $2 } END { print n + 0 }' "$TOP/kunit/expected-cases")
+for results in "$KBUILD/kunit-results.log" "$KBUILD/kunit-kmemleak-results.log"; do
+	line=$(grep -oE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+$' "$results" || true)
+	[ -n "$line" ] || die "KUnit: failed or crashed cases in $results (see above)"
+	ran=$(sed -E 's/.*Ran ([0-9]+) tests.*/\1/' <<< "$line")
+	[ "$ran" -eq "$expected" ] ||
+		die "KUnit: $results ran $ran cases, kunit/expected-cases says $expected"
+done
+step "kunit: $expected cases passed in both boots (suites, then kmemleak), no kernel reports"
