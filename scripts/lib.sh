@@ -13,6 +13,14 @@ CHECK_TREE="$CACHE/check"		# where each patch is built in turn
 BUILD="$CACHE/build"			# every O= build directory
 TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# Kernel builds compile through ccache, its objects kept in the cache: a
+# checkout or a re-applied series that brings back content compiled
+# before costs no compile. ccache replays the compiler's warnings, so the
+# W=1 findings of a cached object are the same. Use: make CC="$KCC".
+export CCACHE_DIR="$CACHE/ccache"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
+KCC="ccache gcc"
+
 # A step and how far along it is, so long runs are readable in CI logs.
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
