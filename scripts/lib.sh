@@ -42,3 +42,11 @@ with_progress() { # LOG DIR CMD...
 	done
 	wait "$pid"
 }
+
+# The make test summary (scripts/test.sh, scripts/summary.sh): a stage adds
+# its counts as key=value lines to $SUMMARY, which scripts/test.sh sets to
+# $BUILD/summary/<stage>.txt; run outside make test, nothing is written.
+summary_set() { # KEY=VALUE...
+	[ -n "${SUMMARY:-}" ] || return 0
+	printf '%s\n' "$@" >> "$SUMMARY"
+}
