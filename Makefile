@@ -29,7 +29,7 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 # make test runs these stages in this order, each whatever became of the
 # ones before, and ends with a table of them (scripts/test.sh, summary.sh).
 # A stage is a name scripts/test.sh knows or any target of this Makefile.
-TEST_STAGES ?= abi roundtrip check coccinelle kunit e2e backport bench-tiny
+TEST_STAGES ?= tree abi roundtrip check coccinelle kunit e2e backport bench-tiny
 
 .PHONY: help deps tree export abi roundtrip check coccinelle kunit e2e demo vm-run bench bench-tiny test summary clean-cache
 
@@ -52,8 +52,8 @@ help:
 	@echo 'make test       every stage below, then a table (result, counts, time)'
 	@echo '                and "N passed, M failed"; fails if any stage failed:'
 	@echo '                $(TEST_STAGES)'
-	@echo '                (check = make check without Coccinelle, backport ='
-	@echo '                make backport-test, bench-tiny = the tiny bench)'
+	@echo '                (tree = make tree, with make deps; check = make check'
+	@echo '                without Coccinelle; backport = make backport-test)'
 	@echo 'make summary    that table again, for the last make test'
 	@echo
 	@echo "CACHE=$(CACHE)"
@@ -98,7 +98,7 @@ bench: tree
 bench-tiny: tree
 	@scripts/bench.sh tiny
 
-test: tree
+test:
 	@MAKE="$(MAKE)" scripts/test.sh $(TEST_STAGES)
 
 summary:
