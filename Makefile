@@ -24,6 +24,10 @@ KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 	$(wildcard userspace-test/guest/kernel.config)
 
 export CACHE BASE_PKG BASE_VERSION BASE_COMMIT KERNEL_SRC TREE KBUILD
+
+# Kernel builds compile through ccache (scripts/lib.sh: make CC="$KCC");
+# its objects live in the cache too, for every script that uses it
+export CCACHE_DIR := $(CACHE)/ccache
 export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 
 # make test runs these stages in this order, each whatever became of the
