@@ -103,7 +103,7 @@ check_files() { # DIR FILE:BLOB...
 			die "spatch failed on ${rule#./} (make coccicheck stops there too)"
 		}
 	done < "$WORK/record/commands"
-	step "coccicheck:   $ran of $n rules can match, run on ${#paths[@]} files"
+	step "coccicheck:   $ran of $n rules can match one of these ${#paths[@]} files; run on those"
 	rules_run=$((rules_run + ran))
 	for fb in "$@"; do
 		reports_of "${fb%%:*}" "$out" > "$CACHED/${fb#*:}.tmp"
