@@ -27,25 +27,41 @@ KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 	$(wildcard userspace-test/guest/kernel.config)
 
 export CACHE BASE_PKG BASE_VERSION BASE_COMMIT SERIES_VERSION KERNEL_SRC TREE KBUILD
+
+# Kernel builds compile through ccache (scripts/lib.sh: make CC="$KCC");
+# its objects live in the cache too, for every script that uses it
+export CCACHE_DIR := $(CACHE)/ccache
 export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 
-.PHONY: help deps tree export roundtrip check kunit e2e demo vm-run bench bench-tiny test clean-cache
+# make test runs these stages in this order, each whatever became of the
+# ones before, and ends with a table of them (scripts/test.sh, summary.sh).
+# A stage is a name scripts/test.sh knows or any target of this Makefile.
+TEST_STAGES ?= tree abi roundtrip check coccinelle kunit e2e backport bench-tiny
+
+.PHONY: help deps tree export abi roundtrip check coccinelle kunit e2e demo vm-run bench bench-tiny test summary clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
 	@echo 'make tree       base tree + git am of patches/ into $$CACHE/tree'
 	@echo '                (KERNEL_SRC=/path: onto your own kernel checkout)'
 	@echo 'make export     format-patch the workbench back into patches/'
+	@echo 'make abi        Documentation/abi.md is ../shared/abi.md (when that exists)'
 	@echo 'make roundtrip  fail unless exporting the workbench gives patches/'
 	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc,'
-	@echo '                and Coccinelle on the files the series touches'
+	@echo '                then make coccinelle'
+	@echo 'make coccinelle Coccinelle on the files the series touches (head vs base)'
 	@echo 'make kunit      the KUnit suites under QEMU (KASAN, lockdep, kmemleak)'
 	@echo 'make e2e        C++ suites in a QEMU guest: patched kernel + simulated device'
 	@echo 'make demo       the life of a shared receive QP, step by step, in the guest'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
 	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
 	@echo '                ratios, JSON (BENCH_ARGS="--trials 51" to tune)'
-	@echo 'make test       everything above that checks something, and a tiny bench'
+	@echo 'make test       every stage below, then a table (result, counts, time)'
+	@echo '                and "N passed, M failed"; fails if any stage failed:'
+	@echo '                $(TEST_STAGES)'
+	@echo '                (tree = make tree, with make deps; check = make check'
+	@echo '                without Coccinelle; backport = make backport-test)'
+	@echo 'make summary    that table again, for the last make test'
 	@echo
 	@echo "CACHE=$(CACHE)"
 
@@ -61,8 +77,14 @@ export:
 roundtrip: tree
 	@scripts/roundtrip.sh
 
+abi:
+	@scripts/abi-check.sh
+
 check: tree
 	@scripts/check-series.sh
+	@scripts/coccicheck.sh
+
+coccinelle: tree
 	@scripts/coccicheck.sh
 
 kunit: tree
@@ -83,8 +105,11 @@ bench: tree
 bench-tiny: tree
 	@scripts/bench.sh tiny
 
-test: roundtrip check kunit e2e backport-test bench-tiny
-	@echo 'make test: all passed'
+test:
+	@MAKE="$(MAKE)" scripts/test.sh $(TEST_STAGES)
+
+summary:
+	@scripts/summary.sh $(TEST_STAGES)
 
 -include backport/backport.mk
 

@@ -11,7 +11,7 @@ OUT="$BUILD/check"
 TARGETS=(drivers/infiniband/ drivers/net/ethernet/mellanox/mlx4/)
 LOGS="$BUILD/check-logs"
 findings() { python3 "$TOP/scripts/findings.py" "$@"; }
-kmake() { nice make -s -C "$CHECK_TREE" O="$OUT" -j"$(nproc)" W=1 "$@"; }
+kmake() { nice make -s -C "$CHECK_TREE" O="$OUT" -j"$(nproc)" CC="$KCC" W=1 "$@"; }
 
 mkdir -p "$LOGS"
 status=0
@@ -42,55 +42,110 @@ done
 if [ ! -d "$CHECK_TREE" ]; then
 	git -C "$TREE" worktree add -q --detach "$CHECK_TREE" "$BASE_REF"
 fi
-git -C "$CHECK_TREE" checkout -q --detach "$BASE_REF"
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$LOGS/built"
 cat "$TOP/kunit/.kunitconfig" "$TOP/scripts/check.config" > "$OUT/.config.want"
-if ! cmp -s "$OUT/.config.want" "$OUT/.config.from"; then
+# What the objects in $OUT were built from: "<tree before> <tree>" of the
+# last build that went through, so that a patch is always built right
+# after the tree before it and compiles exactly what it changes
+built_from="$OUT/.built-from"
+tree_of() { git -C "$TREE" rev-parse "$1^{tree}"; }
+configure() { # COMMIT
+	git -C "$CHECK_TREE" checkout -q --detach "$1"
+	# Options a patch adds (its KUnit suite) only exist from that patch on
 	cp "$OUT/.config.want" "$OUT/.config"
-	make -s -C "$CHECK_TREE" O="$OUT" olddefconfig
+	make -s -C "$CHECK_TREE" O="$OUT" CC="$KCC" olddefconfig
+}
+if ! cmp -s "$OUT/.config.want" "$OUT/.config.from" || [ ! -f "$LOGS/baseline" ]; then
+	rm -f "$LOGS/baseline" "$built_from"
+	configure "$BASE_REF"
 	cp "$OUT/.config.want" "$OUT/.config.from"
-	rm -f "$LOGS/baseline"
-fi
-if [ ! -f "$LOGS/baseline" ]; then
 	step "check: building the base with W=1 and sparse on every file"
 	kmake C=2 "${TARGETS[@]}" > "$LOGS/base.log" 2>&1 || die "base does not build: $LOGS/base.log"
 	findings extract "$CHECK_TREE" "$LOGS/base.log" > "$LOGS/baseline"
+	echo "base $(tree_of "$BASE_REF")" > "$built_from"
 fi
+
+# A patch's build log is kept under a key of everything its findings
+# depend on: the tree before it, its own tree, the configuration, the
+# compiler and sparse, and this script (its make command lines). The same
+# key gives the same log, so a patch built before is not built again; its
+# findings are still compared, and kernel-doc still run, every time.
+tools=$(gcc --version | head -1; sparse --version 2>&1 | head -1; ccache --version | head -1)
+build_key() { # COMMIT
+	{
+		tree_of "$1~1"
+		tree_of "$1"
+		cat "$OUT/.config.want"
+		echo "$tools"
+		cat "$0"
+	} | sha256sum | cut -c1-32
+}
 
 # 3. each patch in turn
 n=0
 total=$(git -C "$TREE" rev-list --count "$BASE_REF..$SERIES_REF")
+built=0
 for commit in $(git -C "$TREE" rev-list --reverse "$BASE_REF..$SERIES_REF"); do
 	n=$((n + 1))
 	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
-	step "check: [$n/$total] $subject"
-	git -C "$CHECK_TREE" checkout -q --detach "$commit"
-	touched=$(git -C "$CHECK_TREE" diff --name-only --diff-filter=d "$commit~1" "$commit")
-	# Options the patch adds (its KUnit suite) only exist from this patch on
-	cp "$OUT/.config.want" "$OUT/.config"
-	make -s -C "$CHECK_TREE" O="$OUT" olddefconfig
-	# Rebuild what the patch touched even if an earlier run built it
-	(cd "$CHECK_TREE" && touch $touched)
-	if ! kmake C=1 "${TARGETS[@]}" > "$LOGS/$n.log" 2>&1; then
-		fail "[$n/$total] does not build: $subject"
-		grep -E 'error' "$LOGS/$n.log" | head -20
-		continue
+	touched=$(git -C "$TREE" diff --name-only --diff-filter=d "$commit~1" "$commit")
+	key=$(build_key "$commit")
+	if [ -f "$LOGS/built/$key.log" ]; then
+		step "check: [$n/$total] $subject (this tree was built and compiled cleanly before)"
+		cp "$LOGS/built/$key.log" "$LOGS/$n.log"
+	else
+		step "check: [$n/$total] $subject"
+		want="$(tree_of "$commit~1")"
+		if [ "$(cut -d' ' -f2 "$built_from" 2>/dev/null)" != "$want" ]; then
+			# The objects are from another tree: build the one before
+			# this patch first (its findings were checked when it was
+			# checked; ccache makes this a matter of seconds)
+			step "check:   objects to the tree before it first (no sparse)"
+			rm -f "$built_from"
+			configure "$commit~1"
+			if ! kmake C=0 "${TARGETS[@]}" > "$LOGS/$n.before.log" 2>&1; then
+				fail "[$n/$total] the tree before it does not build: $LOGS/$n.before.log"
+				continue
+			fi
+			echo "sync $want" > "$built_from"
+		fi
+		rm -f "$built_from"
+		configure "$commit"
+		# Rebuild what the patch touched even if an earlier run built it
+		(cd "$CHECK_TREE" && touch $touched)
+		built=$((built + 1))
+		if ! kmake C=1 "${TARGETS[@]}" > "$LOGS/$n.log" 2>&1; then
+			fail "[$n/$total] does not build: $subject"
+			grep -E 'error' "$LOGS/$n.log" | head -20
+			continue
+		fi
+		echo "$want $(tree_of "$commit")" > "$built_from"
+		compiled=1
+		for f in $touched; do
+			case "$f" in drivers/infiniband/*.c | drivers/net/ethernet/mellanox/mlx4/*.c) ;; *) continue ;; esac
+			[ "$OUT/${f%.c}.o" -nt "$CHECK_TREE/$f" ] || {
+				fail "[$n/$total] $f was not compiled (is it enabled in the check config?)"
+				compiled=0
+			}
+		done
+		[ $compiled -eq 0 ] || cp "$LOGS/$n.log" "$LOGS/built/$key.log"
 	fi
-	for f in $touched; do
-		case "$f" in drivers/infiniband/*.c | drivers/net/ethernet/mellanox/mlx4/*.c) ;; *) continue ;; esac
-		[ "$OUT/${f%.c}.o" -nt "$CHECK_TREE/$f" ] ||
-			fail "[$n/$total] $f was not compiled (is it enabled in the check config?)"
-	done
 	findings extract "$CHECK_TREE" "$LOGS/$n.log" > "$LOGS/$n.found"
 	findings new "$LOGS/baseline" "$LOGS/$n.found" ||
 		fail "[$n/$total] new W=1 or sparse findings: $subject"
+	# kernel-doc on the files as the patch leaves them
+	docs="$LOGS/docs"
+	rm -rf "$docs"
+	mkdir -p "$docs"
+	git -C "$TREE" archive "$commit" -- $touched | tar -x -C "$docs"
 	for f in $touched; do
 		case "$f" in *.c | *.h) ;; *) continue ;; esac
-		[ -f "$CHECK_TREE/$f" ] || continue
-		doc=$("$CHECK_TREE/scripts/kernel-doc" -none "$CHECK_TREE/$f" 2>&1 || true)
+		[ -f "$docs/$f" ] || continue
+		doc=$(cd "$docs" && "$CHECK_TREE/scripts/kernel-doc" -none "$f" 2>&1 || true)
 		[ -z "$doc" ] || { fail "[$n/$total] kernel-doc: $f"; echo "$doc"; }
 	done
 done
+summary_set patches="$total" built="$built" reused=$((total - built))
 
 [ $status -eq 0 ] && step "check: all $total patches clean"
 exit $status

@@ -10,8 +10,14 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio rsync
 	python3 python3-ply python3-git git sparse
 	coccinelle ocaml			# some .cocci rules are OCaml scripts
+	ccache					# kernel objects kept in $CACHE/ccache
 	qemu-system-x86 busybox-static
-	cmake g++ libgtest-dev libibverbs-dev rdma-core pkg-config
+	cmake g++ libgtest-dev pkg-config
+	# libibverbs' headers and library only: not the rdma-core package,
+	# whose daemons and udev rules pull udev and systemd onto the host
+	libibverbs-dev				# brings libibverbs1, ibverbs-providers
+	# building rdma-core from its source (RDMA_CORE_SRC)
+	ninja-build libnl-3-dev libnl-route-3-dev cython3 pandoc python3-dev
 	${EXTRA_DEPS:-} "$@"
 )
 

@@ -11,6 +11,7 @@ step "kernel: building $KBUILD/arch/x86/boot/bzImage (cold: about 15 minutes)"
 cd "$TREE"
 with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
 	python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
-	--build_dir="$KBUILD" --jobs="$(nproc)" "${configs[@]}" ||
+	--build_dir="$KBUILD" --jobs="$(nproc)" --make_options="CC=$KCC" \
+	"${configs[@]}" ||
 	{ tail -40 "$KBUILD/kernel-build.log"; die "kernel build failed"; }
 step "kernel: $(cd "$KBUILD" && make -s kernelrelease 2>/dev/null || echo built)"

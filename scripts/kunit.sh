@@ -33,4 +33,5 @@ for results in "$KBUILD/kunit-results.log" "$KBUILD/kunit-kmemleak-results.log";
 	[ "$ran" -eq "$expected" ] ||
 		die "KUnit: $results ran $ran cases, kunit/expected-cases says $expected"
 done
+summary_set boots=2 expected="$expected"
 step "kunit: $expected cases passed in both boots (suites, then kmemleak), no kernel reports"

@@ -13,6 +13,14 @@ CHECK_TREE="$CACHE/check"		# where each patch is built in turn
 BUILD="$CACHE/build"			# every O= build directory
 TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# Kernel builds compile through ccache, its objects kept in the cache: a
+# checkout or a re-applied series that brings back content compiled
+# before costs no compile. ccache replays the compiler's warnings, so the
+# W=1 findings of a cached object are the same. Use: make CC="$KCC".
+export CCACHE_DIR="$CACHE/ccache"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
+KCC="ccache gcc"
+
 # A step and how far along it is, so long runs are readable in CI logs.
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -33,4 +41,12 @@ with_progress() { # LOG DIR CMD...
 			step "  ... $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects built"
 	done
 	wait "$pid"
+}
+
+# The make test summary (scripts/test.sh, scripts/summary.sh): a stage adds
+# its counts as key=value lines to $SUMMARY, which scripts/test.sh sets to
+# $BUILD/summary/<stage>.txt; run outside make test, nothing is written.
+summary_set() { # KEY=VALUE...
+	[ -n "${SUMMARY:-}" ] || return 0
+	printf '%s\n' "$@" >> "$SUMMARY"
 }

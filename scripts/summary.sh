@@ -1,0 +1,44 @@
+#!/bin/bash
+# The table at the end of make test: one row per stage with its result,
+# time and counts, from $BUILD/summary/<stage>.txt (key=value lines, see
+# scripts/test.sh), then "N passed, M failed" alone on a line.
+#   summary.sh [STAGE...]    default: every stage with a file, by name
+# A stage with no file, or no result in it, did not run: it counts as
+# failed. Exit status: 0 when every stage passed.
+source "$(dirname "$0")/lib.sh"
+
+SUMDIR="$BUILD/summary"
+[ $# -gt 0 ] || set -- $(cd "$SUMDIR" 2>/dev/null && ls *.txt 2>/dev/null | sed 's/\.txt$//')
+
+value() { sed -n "s/^$2=//p" "$1" | tail -1; }
+duration() { # SECONDS
+	if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi
+}
+
+passed=0 failed=0 total_s=0
+printf '%-12s %-8s %7s  %s\n' stage result time counts
+for stage in "$@"; do
+	f="$SUMDIR/$stage.txt"
+	result="" seconds="" counts=""
+	if [ -f "$f" ]; then
+		result=$(value "$f" result)
+		seconds=$(value "$f" seconds)
+		counts=$(grep -E '^[A-Za-z0-9_.-]+=' "$f" | grep -vE '^(result|seconds)=' |
+			awk -F= '!seen[$1]++' | paste -sd' ' || true)
+	fi
+	case $result in
+	passed) passed=$((passed + 1)) ;;
+	"") result="not run"; failed=$((failed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+	time=-
+	if [ -n "$seconds" ]; then
+		time=$(duration "$seconds")
+		total_s=$((total_s + seconds))
+	fi
+	printf "%-12s %-8s %7s  %s\n" "$stage" "$result" "$time" "$counts" | sed "s/ *$//"
+done
+printf '%-12s %-8s %7s\n' total "" "$(duration $total_s)"
+echo
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
