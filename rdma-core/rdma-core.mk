@@ -1,0 +1,49 @@
+# The rdma-core half (rdma-core/README.md): the libibverbs series in
+# patches/rdma-core/, the OFED 1.5 compatibility library in ofa-compat/,
+# and the test-only xrc_sim provider in userspace-test/provider/.
+# Included by the top-level Makefile.
+#
+#   make rdma-core-tree       rdma-core v64.0 + git am of patches/rdma-core/
+#                             into $(CACHE)/rdma-core-tree
+#                             (RDMA_CORE_SRC=/path: tarball or checkout of v64.0)
+#   make rdma-core-export     format-patch the workbench back into patches/rdma-core/
+#   make rdma-core-roundtrip  fail unless exporting gives patches/rdma-core/ again
+#   make rdma-core-check      checkpatch, cmake+ninja (-Werror) build, check-build
+#   make ofa-compat-test      build the compatibility library and run its host tests
+#   make xrc-sim-provider     build the xrc_sim provider against the patched build
+#   make rdma-core-test       all of the above that checks something
+
+RC_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+RDMA_CORE_SRC ?=
+export RDMA_CORE_SRC
+
+.PHONY: rdma-core-deps rdma-core-tree rdma-core-export rdma-core-roundtrip \
+	rdma-core-build rdma-core-check ofa-compat-test xrc-sim-provider rdma-core-test
+
+rdma-core-deps:
+	@$(RC_MK_DIR)/deps.sh
+
+rdma-core-tree: rdma-core-deps
+	@$(RC_MK_DIR)/tree.sh
+
+rdma-core-export:
+	@$(RC_MK_DIR)/export.py $(CACHE)/rdma-core-tree rdma-core/base rdma-core/series \
+		$$(. $(RC_MK_DIR)/lib.sh && echo $$RC_BASE_COMMIT)
+
+rdma-core-roundtrip: rdma-core-tree
+	@$(RC_MK_DIR)/roundtrip.sh
+
+rdma-core-build: rdma-core-tree
+	@$(RC_MK_DIR)/build.sh
+
+rdma-core-check: rdma-core-tree
+	@$(RC_MK_DIR)/check.sh
+
+ofa-compat-test: rdma-core-build
+	@$(RC_MK_DIR)/ofa-compat-test.sh
+
+xrc-sim-provider: rdma-core-build
+	@$(RC_MK_DIR)/provider.sh
+
+rdma-core-test: rdma-core-roundtrip rdma-core-check ofa-compat-test xrc-sim-provider
+	@echo 'make rdma-core-test: all passed'
