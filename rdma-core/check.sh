@@ -47,7 +47,7 @@ step "rdma-core check: buildlib/check-build"
 step "rdma-core check: check-build passed"
 
 # 4. what the series promises
-lib=$(ls "$RC_BUILD"/lib/libibverbs.so.1.*.* | head -1)
+lib=$(readlink -f "$RC_BUILD/lib/libibverbs.so.1")
 [ "$(basename "$lib")" = "libibverbs.so.1.18.$RC_VERSION" ] ||
 	die "libibverbs is $(basename "$lib"), not libibverbs.so.1.18.$RC_VERSION"
 for sym in ibv_reg_xrc_rcv_qp ibv_unreg_xrc_rcv_qp ibv_modify_xrc_rcv_qp ibv_query_xrc_rcv_qp; do
