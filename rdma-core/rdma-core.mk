@@ -11,14 +11,17 @@
 #   make rdma-core-check      checkpatch, cmake+ninja (-Werror) build, check-build
 #   make ofa-compat-test      build the compatibility library and run its host tests
 #   make xrc-sim-provider     build the xrc_sim provider against the patched build
-#   make rdma-core-test       all of the above that checks something
+#   make rdma-core-test       all of the above that checks something (host only)
+#   make rdma-core-guest      the series' kernel + xrc_sim in QEMU: ibv_devinfo,
+#                             the verbs through libibverbs, the OFED-style program
 
 RC_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RDMA_CORE_SRC ?=
 export RDMA_CORE_SRC
 
 .PHONY: rdma-core-deps rdma-core-tree rdma-core-export rdma-core-roundtrip \
-	rdma-core-build rdma-core-check ofa-compat-test xrc-sim-provider rdma-core-test
+	rdma-core-build rdma-core-check ofa-compat-test xrc-sim-provider rdma-core-test \
+	rdma-core-guest
 
 rdma-core-deps:
 	@$(RC_MK_DIR)/deps.sh
@@ -47,3 +50,7 @@ xrc-sim-provider: rdma-core-build
 
 rdma-core-test: rdma-core-roundtrip rdma-core-check ofa-compat-test xrc-sim-provider
 	@echo 'make rdma-core-test: all passed'
+
+# The guest needs the kernel workbench (tree) for the series' kernel and xrc_sim
+rdma-core-guest: tree ofa-compat-test xrc-sim-provider
+	@$(RC_MK_DIR)/guest.sh
