@@ -24,7 +24,7 @@ fi
 if [ ! -f "$RC_BUILD/build.ninja" ]; then
 	step "rdma-core: cmake in $RC_BUILD"
 	(cd "$RC_BUILD" && nicely cmake -GNinja "$RC_TREE" \
-		-DIOCTL_MODE=both -DENABLE_WERROR=1 -DENABLE_STATIC=1 \
+		-DIOCTL_MODE=both -DENABLE_WERROR=1 -DENABLE_STATIC="${RC_STATIC:-1}" \
 		-DPYTHON_EXECUTABLE=/usr/bin/python3) > "$RC_BUILD/cmake.log" 2>&1 ||
 		{ tail -30 "$RC_BUILD/cmake.log"; die "cmake failed: $RC_BUILD/cmake.log"; }
 	grep -q "cython NOT found" "$RC_BUILD/cmake.log" && die "cmake did not find cython: pyverbs would not be built"
