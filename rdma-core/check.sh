@@ -50,12 +50,13 @@ step "rdma-core check: check-build passed"
 lib=$(readlink -f "$RC_BUILD/lib/libibverbs.so.1")
 [ "$(basename "$lib")" = "libibverbs.so.1.18.$RC_VERSION" ] ||
 	die "libibverbs is $(basename "$lib"), not libibverbs.so.1.18.$RC_VERSION"
+syms=$(readelf --wide --dyn-syms "$lib")
 for sym in ibv_reg_xrc_rcv_qp ibv_unreg_xrc_rcv_qp ibv_modify_xrc_rcv_qp ibv_query_xrc_rcv_qp; do
-	readelf --wide --dyn-syms "$lib" | grep -q " $sym@@IBVERBS_1.18\$" ||
+	grep -q " $sym@@IBVERBS_1.18\$" <<< "$syms" ||
 		die "$sym is not exported as $sym@@IBVERBS_1.18"
 done
 for page in ibv_reg_xrc_rcv_qp ibv_unreg_xrc_rcv_qp ibv_modify_xrc_rcv_qp ibv_query_xrc_rcv_qp; do
-	find "$RC_BUILD" -name "$page.3*" | grep -q . || die "man page $page.3 was not built"
+	[ -n "$(find "$RC_BUILD" -name "$page.3*")" ] || die "man page $page.3 was not built"
 done
 (cd "$RC_BUILD/python" && PYTHONPATH=. python3 -c '
 import pyverbs.xrcd as x, pyverbs.libibverbs_enums as e

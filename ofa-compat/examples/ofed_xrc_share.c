@@ -31,7 +31,9 @@
 #define LIVE_QPS "/sys/kernel/debug/xrc_sim/live_qps"
 
 static int nproc = 4, me = -1;
-static int to_parent[2], go[2], qpn_pipe[2];
+#define MAX_PROC 64
+
+static int to_parent[2], go[MAX_PROC][2], qpn_pipe[2];
 
 static void fail(const char *fmt, ...)
 {
@@ -57,26 +59,26 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Child: report a phase done, wait for the parent's go */
+/* Child: report a phase done, wait for the parent's go (its own pipe) */
 static void barrier(void)
 {
 	char c = 0;
 
-	if (write(to_parent[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+	if (write(to_parent[1], &c, 1) != 1 || read(go[me][0], &c, 1) != 1)
 		fail("lost the parent");
 }
 
-/* Parent: wait until n children reported, then let them all go */
-static void release(int n)
+/* Parent: wait until the children from `first` on reported, release them */
+static void release_from(int first)
 {
-	char c;
+	char c = 0;
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = first; i < nproc; i++)
 		if (read(to_parent[0], &c, 1) != 1)
 			fail("a child died");
-	for (i = 0; i < n; i++)
-		if (write(go[1], &c, 1) != 1)
+	for (i = first; i < nproc; i++)
+		if (write(go[i][1], &c, 1) != 1)
 			fail("cannot release");
 }
 
@@ -106,6 +108,14 @@ static void child(int dom_fd, int exit_by_unreg)
 	struct pollfd pfd;
 	uint32_t qpn;
 	int i, ret;
+
+	/* keep only this child's ends, so that a dead parent is noticed */
+	close(to_parent[0]);
+	for (i = 0; i < nproc; i++) {
+		close(go[i][1]);
+		if (i != me)
+			close(go[i][0]);
+	}
 
 	list = ibv_get_device_list(NULL);
 	if (!list || !list[0])
@@ -261,6 +271,8 @@ int main(int argc, char **argv)
 		nproc = atoi(argv[1]);
 	if (nproc < 2)
 		nproc = 2;
+	if (nproc > MAX_PROC)
+		nproc = MAX_PROC;
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
 		printf("ofed_xrc_share: no RDMA device: skipped\n");
@@ -269,8 +281,13 @@ int main(int argc, char **argv)
 	ibv_free_device_list(list);
 
 	fd = mkstemp(path);
-	if (fd < 0 || pipe(to_parent) || pipe(go) || pipe(qpn_pipe))
+	if (fd < 0 || pipe(to_parent) || pipe(qpn_pipe))
 		fail("setup: %s", strerror(errno));
+	for (i = 0; i < nproc; i++)
+		if (pipe(go[i]))
+			fail("setup: %s", strerror(errno));
+	/* a child that fails leaves the others waiting: give up in time */
+	alarm(120);
 	unlink(path);
 	live_before = read_long(LIVE_QPS);
 	fflush(stdout);
@@ -284,12 +301,12 @@ int main(int argc, char **argv)
 			child(fd, i % 2 == 1);
 		}
 	}
-	release(nproc);			/* created and registered */
-	release(nproc);			/* RTR */
-	release(nproc);			/* queried */
-	release(nproc);			/* events */
-	release(nproc);			/* the creator leaves */
-	release(nproc - 1);		/* the rest leave */
+	release_from(0);		/* created and registered */
+	release_from(0);		/* RTR */
+	release_from(0);		/* queried */
+	release_from(0);		/* events */
+	release_from(0);		/* the creator leaves */
+	release_from(1);		/* the rest leave */
 	for (i = 0; i < nproc; i++) {
 		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad++;
