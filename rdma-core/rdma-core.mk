@@ -30,8 +30,7 @@ rdma-core-tree: rdma-core-deps
 	@$(RC_MK_DIR)/tree.sh
 
 rdma-core-export:
-	@$(RC_MK_DIR)/export.py $(CACHE)/rdma-core-tree rdma-core/base rdma-core/series \
-		$$(. $(RC_MK_DIR)/lib.sh && echo $$RC_BASE_COMMIT)
+	@$(RC_MK_DIR)/export.sh
 
 rdma-core-roundtrip: rdma-core-tree
 	@$(RC_MK_DIR)/roundtrip.sh
