@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: (GPL-2.0 OR Linux-OpenIB)
+/*
+ * Host tests of the OFED 1.5 compatibility library, against the fake
+ * libibverbs of fake_verbs.c: no device needed. The calls are written the
+ * way OFED 1.5 code writes them, with the one source change the header
+ * documents (struct ofa_qp_init_attr for the variable carrying xrc_domain).
+ */
+#include <infiniband/ofa_verbs.h>
+#include "fake_verbs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed, current_failed;
+
+#define CHECK(cond)                                                           \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			printf("  %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
+			current_failed = 1;                                   \
+		}                                                             \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                        \
+	do {                                                                  \
+		long long _a = (a), _b = (b);                                 \
+		if (_a != _b) {                                               \
+			printf("  %s:%d: %s == %lld, expected %s == %lld\n",  \
+			       __FILE__, __LINE__, #a, _a, #b, _b);           \
+			current_failed = 1;                                   \
+		}                                                             \
+	} while (0)
+
+static char path[] = "/tmp/ofa-compat-test-XXXXXX";
+static int fd = -1;
+
+static void run(const char *name, void (*fn)(void))
+{
+	current_failed = 0;
+	fake_fail_with = 0;
+	fake_reset_calls();
+	fn();
+	if (current_failed) {
+		failed++;
+		printf("not ok %d - %s\n", passed + failed, name);
+	} else {
+		passed++;
+		printf("ok %d - %s\n", passed + failed, name);
+	}
+}
+
+/* What OFED 1.5 code does to create a receive QP: the one changed line */
+static int create_rcv_qp(struct ibv_xrc_domain *dom, uint32_t *qpn)
+{
+	struct ofa_qp_init_attr init_attr;	/* was: struct ibv_qp_init_attr */
+
+	memset(&init_attr, 0, sizeof(init_attr));
+	init_attr.xrc_domain = dom;
+	init_attr.cap.max_send_wr = 1;	/* ignored, as by OFED 1.5's kernel */
+	init_attr.cap.max_recv_wr = 1;
+	init_attr.qp_type = IBV_QPT_XRC_RECV;
+	return ibv_create_xrc_rcv_qp(&init_attr, qpn);
+}
+
+static void test_open_and_close_a_domain(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+
+	CHECK(dom != NULL);
+	CHECK(dom->context == ctx);
+	CHECK(dom->xrcd != NULL);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+static void test_open_failure_is_null_with_errno(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+
+	fake_fail_with = EINVAL;
+	errno = 0;
+	CHECK(ibv_open_xrc_domain(ctx, fd, O_CREAT) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	CHECK(ibv_open_xrc_domain(NULL, fd, O_CREAT) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	fake_close_context(ctx);
+}
+
+static void test_no_xrc_support_is_enosys(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	uint32_t qpn;
+
+	fake_fail_with = EOPNOTSUPP;
+	CHECK_EQ(create_rcv_qp(dom, &qpn), ENOSYS);
+	fake_fail_with = EPROTONOSUPPORT;
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(dom, 0x100), ENOSYS);
+	errno = 0;
+	fake_fail_with = EOPNOTSUPP;
+	CHECK(ibv_open_xrc_domain(ctx, fd, O_CREAT) == NULL);
+	CHECK_EQ(errno, ENOSYS);
+	fake_fail_with = 0;
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+static void test_create_takes_one_reference(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	uint32_t qpn = 0;
+
+	CHECK_EQ(create_rcv_qp(dom, &qpn), 0);
+	CHECK(qpn != 0 && qpn != IBV_XRC_RCV_QPN_NEW);
+	CHECK_EQ(fake_qp_refs(ctx, qpn), 1);
+	CHECK_EQ(fake_qp_state(qpn), IBV_QPS_RESET);
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(dom, qpn), 0);
+	CHECK(!fake_qp_exists(qpn));
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+static void test_create_without_a_domain_is_einval(void)
+{
+	struct ofa_qp_init_attr init_attr;
+	uint32_t qpn;
+
+	memset(&init_attr, 0, sizeof(init_attr));
+	CHECK_EQ(ibv_create_xrc_rcv_qp(&init_attr, &qpn), EINVAL);
+	CHECK_EQ(ibv_create_xrc_rcv_qp(NULL, &qpn), EINVAL);
+	CHECK_EQ(fake_calls.reg, 0);
+}
+
+/* OFED 1.5 semantics: a context registers a QP at most once */
+static void test_second_registration_by_one_context_changes_nothing(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	uint32_t qpn;
+
+	CHECK_EQ(create_rcv_qp(dom, &qpn), 0);
+	fake_reset_calls();
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(dom, qpn), 0);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(dom, qpn), 0);
+	CHECK_EQ(fake_calls.reg, 0);
+	CHECK_EQ(fake_qp_refs(ctx, qpn), 1);
+	/* ... and one unregistration releases it */
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(dom, qpn), 0);
+	CHECK(!fake_qp_exists(qpn));
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(dom, qpn), EINVAL);
+	CHECK_EQ(fake_calls.unreg, 1);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+static void test_two_handles_on_one_domain_share_registrations(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *a = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_xrc_domain *b = ibv_open_xrc_domain(ctx, fd, 0);
+	uint32_t qpn;
+
+	CHECK(a && b && a != b);
+	CHECK_EQ(create_rcv_qp(a, &qpn), 0);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(b, qpn), 0);
+	CHECK_EQ(fake_qp_refs(ctx, qpn), 1);
+	/* closing one of two handles succeeds, the registration stays */
+	CHECK_EQ(ibv_close_xrc_domain(a), 0);
+	CHECK(fake_qp_exists(qpn));
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(b, qpn), 0);
+	CHECK(!fake_qp_exists(qpn));
+	CHECK_EQ(ibv_close_xrc_domain(b), 0);
+	fake_close_context(ctx);
+}
+
+static void test_processes_share_a_qp_and_leave_in_any_order(void)
+{
+	struct ibv_context *c[3];
+	struct ibv_xrc_domain *d[3];
+	uint32_t qpn;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		c[i] = fake_open_context();
+		d[i] = ibv_open_xrc_domain(c[i], fd, O_CREAT);
+		CHECK(d[i] != NULL);
+	}
+	CHECK_EQ(create_rcv_qp(d[0], &qpn), 0);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(d[1], qpn), 0);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(d[2], qpn), 0);
+	/* the creator leaves first, by unregistering */
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(d[0], qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(d[0]), 0);
+	CHECK(fake_qp_exists(qpn));
+	/* another one exits without unregistering */
+	fake_close_context(c[2]);
+	CHECK(fake_qp_exists(qpn));
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(d[1], qpn), 0);
+	CHECK(!fake_qp_exists(qpn));
+	CHECK_EQ(ibv_close_xrc_domain(d[1]), 0);
+	fake_close_context(c[0]);
+	fake_close_context(c[1]);
+	free(d[2]);	/* its context went away under it, as at exit */
+}
+
+static void test_unreg_of_an_unregistered_qp_is_einval(void)
+{
+	struct ibv_context *c1 = fake_open_context();
+	struct ibv_context *c2 = fake_open_context();
+	struct ibv_xrc_domain *d1 = ibv_open_xrc_domain(c1, fd, O_CREAT);
+	struct ibv_xrc_domain *d2 = ibv_open_xrc_domain(c2, fd, O_CREAT);
+	uint32_t qpn;
+
+	CHECK_EQ(create_rcv_qp(d1, &qpn), 0);
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(d2, qpn), EINVAL);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(d2, 0xabcdef), EINVAL);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(d2, IBV_XRC_RCV_QPN_NEW), EINVAL);
+	CHECK(fake_qp_exists(qpn));
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(d1, qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(d1), 0);
+	CHECK_EQ(ibv_close_xrc_domain(d2), 0);
+	fake_close_context(c1);
+	fake_close_context(c2);
+}
+
+static void test_modify_and_query_pass_through(void)
+{
+	struct ibv_context *c1 = fake_open_context();
+	struct ibv_context *c2 = fake_open_context();
+	struct ibv_xrc_domain *d1 = ibv_open_xrc_domain(c1, fd, O_CREAT);
+	struct ibv_xrc_domain *d2 = ibv_open_xrc_domain(c2, fd, O_CREAT);
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init_attr;
+	uint32_t qpn;
+
+	CHECK_EQ(create_rcv_qp(d1, &qpn), 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_INIT;
+	attr.port_num = 1;
+	CHECK_EQ(ibv_modify_xrc_rcv_qp(d1, qpn, &attr,
+				       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				       IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
+	CHECK_EQ(fake_qp_state(qpn), IBV_QPS_INIT);
+	memset(&attr, 0xff, sizeof(attr));
+	CHECK_EQ(ibv_query_xrc_rcv_qp(d1, qpn, &attr, IBV_QP_STATE, &init_attr), 0);
+	CHECK_EQ(attr.qp_state, IBV_QPS_INIT);
+	CHECK_EQ(init_attr.qp_type, IBV_QPT_XRC_RECV);
+	/* the kernel's errors come back as errno values */
+	CHECK_EQ(ibv_query_xrc_rcv_qp(d2, qpn, &attr, IBV_QP_STATE, &init_attr), EINVAL);
+	CHECK_EQ(ibv_modify_xrc_rcv_qp(d2, qpn, &attr, IBV_QP_STATE), EINVAL);
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(d1, qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(d1), 0);
+	CHECK_EQ(ibv_close_xrc_domain(d2), 0);
+	fake_close_context(c1);
+	fake_close_context(c2);
+}
+
+static void test_close_with_registrations_is_ebusy(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	uint32_t qpn;
+
+	CHECK_EQ(create_rcv_qp(dom, &qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), EBUSY);
+	/* the domain is still usable */
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(dom, qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+static void test_private_domains_do_not_share(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *a = ibv_open_xrc_domain(ctx, -1, 0);
+	struct ibv_xrc_domain *b = ibv_open_xrc_domain(ctx, -1, 0);
+	uint32_t qpn;
+
+	CHECK(a && b);
+	CHECK(a->shared != b->shared);
+	CHECK_EQ(create_rcv_qp(a, &qpn), 0);
+	CHECK_EQ(ibv_reg_xrc_rcv_qp(b, qpn), EINVAL);
+	CHECK_EQ(ibv_unreg_xrc_rcv_qp(a, qpn), 0);
+	CHECK_EQ(ibv_close_xrc_domain(a), 0);
+	CHECK_EQ(ibv_close_xrc_domain(b), 0);
+	fake_close_context(ctx);
+}
+
+static void test_create_xrc_srq_makes_an_xrc_srq(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ibv_srq_init_attr attr;
+	struct ibv_srq *srq;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.srq_context = &pd;
+	attr.attr.max_wr = 16;
+	attr.attr.max_sge = 1;
+	srq = ibv_create_xrc_srq(&pd, dom, &cq, &attr);
+	CHECK(srq != NULL);
+	CHECK_EQ(fake_last_srq_attr.srq_type, IBV_SRQT_XRC);
+	CHECK(fake_last_srq_attr.xrcd == dom->xrcd);
+	CHECK(fake_last_srq_attr.cq == &cq);
+	CHECK(fake_last_srq_attr.pd == &pd);
+	CHECK_EQ(fake_last_srq_attr.attr.max_wr, 16);
+	CHECK(fake_last_srq_attr.srq_context == &pd);
+	CHECK_EQ(fake_last_srq_attr.comp_mask,
+		 IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+		 IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ);
+	CHECK_EQ(ofa_xrc_srq_num(srq), 0x42);
+	free(srq);
+	errno = 0;
+	CHECK(ibv_create_xrc_srq(&pd, NULL, &cq, &attr) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+/* Source compatibility: OFED 1.5's names, types and event format compile */
+static void test_ofed_signatures_and_event_format(void)
+{
+	int (*reg)(struct ibv_xrc_domain *, uint32_t) = ibv_reg_xrc_rcv_qp;
+	int (*unreg)(struct ibv_xrc_domain *, uint32_t) = ibv_unreg_xrc_rcv_qp;
+	int (*create)(struct ofa_qp_init_attr *, uint32_t *) = ibv_create_xrc_rcv_qp;
+	struct ibv_xrc_domain *(*open)(struct ibv_context *, int, int) =
+		ibv_open_xrc_domain;
+	struct ibv_async_event ev;
+	struct ofa_qp_init_attr ia;
+
+	CHECK(reg && unreg && create && open);
+	memset(&ev, 0, sizeof(ev));
+	ev.event_type = (enum ibv_event_type)(IBV_EVENT_COMM_EST | IBV_XRC_QP_EVENT_FLAG);
+	ev.element.xrc_qp_num = 0x123;
+	CHECK(ev.event_type & IBV_XRC_QP_EVENT_FLAG);
+	CHECK_EQ(ev.event_type & ~IBV_XRC_QP_EVENT_FLAG, IBV_EVENT_COMM_EST);
+	CHECK_EQ(ev.element.xrc_qp_num, 0x123);
+	/* struct ofa_qp_init_attr is struct ibv_qp_init_attr, plus xrc_domain */
+	CHECK_EQ(offsetof(struct ofa_qp_init_attr, cap),
+		 offsetof(struct ibv_qp_init_attr, cap));
+	CHECK_EQ(offsetof(struct ofa_qp_init_attr, sq_sig_all),
+		 offsetof(struct ibv_qp_init_attr, sq_sig_all));
+	CHECK(offsetof(struct ofa_qp_init_attr, xrc_domain) >=
+	      sizeof(struct ibv_qp_init_attr));
+	ia.srq = (struct ibv_srq *)&ia;
+	CHECK(ia.base.srq == (struct ibv_srq *)&ia);
+}
+
+int main(void)
+{
+	fd = mkstemp(path);
+	if (fd < 0) {
+		perror("mkstemp");
+		return 1;
+	}
+	unlink(path);
+
+	run("open_and_close_a_domain", test_open_and_close_a_domain);
+	run("open_failure_is_null_with_errno", test_open_failure_is_null_with_errno);
+	run("no_xrc_support_is_enosys", test_no_xrc_support_is_enosys);
+	run("create_takes_one_reference", test_create_takes_one_reference);
+	run("create_without_a_domain_is_einval", test_create_without_a_domain_is_einval);
+	run("second_registration_by_one_context_changes_nothing",
+	    test_second_registration_by_one_context_changes_nothing);
+	run("two_handles_on_one_domain_share_registrations",
+	    test_two_handles_on_one_domain_share_registrations);
+	run("processes_share_a_qp_and_leave_in_any_order",
+	    test_processes_share_a_qp_and_leave_in_any_order);
+	run("unreg_of_an_unregistered_qp_is_einval",
+	    test_unreg_of_an_unregistered_qp_is_einval);
+	run("modify_and_query_pass_through", test_modify_and_query_pass_through);
+	run("close_with_registrations_is_ebusy", test_close_with_registrations_is_ebusy);
+	run("private_domains_do_not_share", test_private_domains_do_not_share);
+	run("create_xrc_srq_makes_an_xrc_srq", test_create_xrc_srq_makes_an_xrc_srq);
+	run("ofed_signatures_and_event_format", test_ofed_signatures_and_event_format);
+
+	close(fd);
+	printf("ofa-compat: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Run the patched libibverbs in the end-to-end guest: the series' kernel,
+# xrc_sim, the xrc_sim provider, and dynamic programs with their libraries.
+#
+#   guest.sh        ibv_devinfo, the verbs through libibverbs, the OFED-style
+#                   multi-process program (ofa-compat/examples)
+#
+# userspace-test/guest/mkinitramfs.sh packs static programs only. The
+# libibverbs stack is dynamic (providers are dlopen()ed), so this packs a
+# second cpio archive - the programs, every library they and the provider
+# need, the loader, and the provider's driver file where libibverbs looks
+# (/usr/local/etc/libibverbs.d) - and appends it to mkinitramfs.sh's
+# archive: the kernel unpacks concatenated archives in order.
+#
+# KERNEL=bzImage XRC_SIM_KO=xrc_sim.ko use those instead of building them
+# with scripts/kernel.sh and scripts/simdev.sh (which need the top
+# Makefile's environment).
+source "$(dirname "$0")/lib.sh"
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+
+out="$CACHE/build/rdma-core-guest"
+prov="$CACHE/build/xrc-sim-provider"
+ofa="$CACHE/build/ofa-compat"
+mkdir -p "$out"
+
+if [ -z "${KERNEL:-}" ] || [ -z "${XRC_SIM_KO:-}" ]; then
+	"$TOP/scripts/kernel.sh" >&2
+	KERNEL="$KBUILD/arch/x86/boot/bzImage"
+	XRC_SIM_KO=$("$TOP/scripts/simdev.sh")
+fi
+[ -f "$KERNEL" ] || die "no kernel at $KERNEL"
+[ -f "$XRC_SIM_KO" ] || die "no xrc_sim.ko at $XRC_SIM_KO"
+
+step "rdma-core guest: programs"
+cc -O2 -Wall -Wextra -Werror -I"$RC_BUILD/include" -o "$out/xrc_rcv_verbs" \
+	"$RC_DIR/guest/xrc_rcv_verbs.c" -L"$RC_BUILD/lib" -libverbs
+[ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
+[ -f "$prov/xrc_sim.driver" ] || die "no provider in $prov: run make xrc-sim-provider"
+
+# The payload: everything under /usr/local, plus the loader and libc where
+# the programs' ELF headers name them
+root="$out/root"
+rm -rf "$root"
+mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
+	"$root/usr/local/etc/libibverbs.d" "$root/etc"
+install -m 0755 "$RC_BUILD/bin/ibv_devinfo" "$RC_BUILD/bin/ibv_devices" \
+	"$out/xrc_rcv_verbs" "$ofa/ofed_xrc_share" "$root/usr/local/bin/"
+install -m 0755 "$prov"/libxrc_sim-rdmav*.so "$root/usr/local/lib/libibverbs/"
+install -m 0644 "$prov/xrc_sim.driver" "$root/usr/local/etc/libibverbs.d/"
+libpath="$RC_BUILD/lib:$ofa"
+for elf in "$root"/usr/local/bin/* "$root"/usr/local/lib/libibverbs/*.so; do
+	LD_LIBRARY_PATH=$libpath ldd "$elf" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
+done | sort -u | while read -r lib; do
+	real=$(readlink -f "$lib")
+	case $lib in
+	*/ld-linux*)	# the loader stays where PT_INTERP names it
+		mkdir -p "$root$(dirname "$lib")"
+		cp "$real" "$root$lib" ;;
+	*)	cp "$real" "$root/usr/local/lib/$(basename "$lib")" ;;
+	esac
+done
+ls "$root"/usr/local/lib/libibverbs.so.1 >/dev/null || die "libibverbs.so.1 was not packed"
+
+cat > "$out/guest.sh" <<'GUEST'
+#!/bin/sh
+# Run by the guest's /init (sh -e): the libibverbs stack on xrc_sim0.
+export LD_LIBRARY_PATH=/usr/local/lib
+export PATH=/usr/local/bin:$PATH
+echo "== ibv_devices"
+ibv_devices
+echo "== ibv_devinfo -v"
+ibv_devinfo -v > /tmp/devinfo
+cat /tmp/devinfo
+grep -q 'hca_id:[[:space:]]*xrc_sim0' /tmp/devinfo
+grep -q 'PORT_ACTIVE' /tmp/devinfo
+echo "RC-GUEST: ibv_devinfo shows xrc_sim0"
+echo "== xrc_rcv_verbs"
+xrc_rcv_verbs
+echo "== ofed_xrc_share"
+ofed_xrc_share 4
+ofed_xrc_share 7
+echo "RC-GUEST: all passed"
+GUEST
+
+step "rdma-core guest: initramfs"
+"$TOP/userspace-test/guest/mkinitramfs.sh" -o "$out/base.cpio.gz" -k "$XRC_SIM_KO" -s "$out/guest.sh"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$out/stack.cpio.gz"
+cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
+
+step "rdma-core guest: booting $KERNEL"
+"$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$KERNEL" \
+	-l "$out/guest.log" -t 900 > /dev/null || die "the guest did not power off by itself ($out/guest.log)"
+grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" ||
+	{ tail -40 "$out/guest.log"; die "the guest's tests failed ($out/guest.log)"; }
+"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" ||
+	die "the guest's kernel log has findings ($out/guest.log)"
+grep -E '^(RC-GUEST|xrc_rcv_verbs|ofed_xrc_share):' "$out/guest.log"
+step "rdma-core guest: passed"
