@@ -36,7 +36,8 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 # make test runs these stages in this order, each whatever became of the
 # ones before, and ends with a table of them (scripts/test.sh, summary.sh).
 # A stage is a name scripts/test.sh knows or any target of this Makefile.
-TEST_STAGES ?= tree abi roundtrip check coccinelle kunit e2e backport bench-tiny
+TEST_STAGES ?= tree abi roundtrip check coccinelle kunit e2e backport bench-tiny \
+	rdma-core-test rdma-core-guest
 
 .PHONY: help deps tree export abi roundtrip check coccinelle kunit e2e demo vm-run bench bench-tiny test summary clean-cache
 
@@ -112,6 +113,7 @@ summary:
 	@scripts/summary.sh $(TEST_STAGES)
 
 -include backport/backport.mk
+-include rdma-core/rdma-core.mk
 
 clean-cache:
 	rm -rf $(CACHE)
