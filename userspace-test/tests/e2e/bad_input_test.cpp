@@ -245,7 +245,7 @@ TEST_F(BadInput, NewCommandsNeedAContextFirst) {
   // A file without GET_CONTEXT has no XRCDs and no references.
   UniqueFd fd(::open(device_path().c_str(), O_RDWR | O_CLOEXEC));
   ASSERT_TRUE(fd);
-  const auto ctx = ContextRef{fd.get(), -1};
+  const auto ctx = ContextRef{fd.get(), -1, nullptr};
   EXPECT_FALSE(cmd::reg_xrc_rcv_qp(ctx, 0, IB_UVERBS_XRC_RCV_QPN_NEW));
   EXPECT_FALSE(cmd::unreg_xrc_rcv_qp(ctx, 0, 0));
 }

@@ -163,7 +163,8 @@ Session::~Session() {
   if (ctx_) {
     if (held)
       line() << "closing uverbs file: the kernel drops " << held << " reference(s)\n";
-    ctx_->close();
+    if (const int e = ctx_->close(); e != 0)
+      line() << "closing uverbs file: " << sys_error("close", e).message() << "\n";
   }
   out_.flush();
 }
