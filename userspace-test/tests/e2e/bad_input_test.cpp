@@ -68,6 +68,8 @@ TEST_F(BadInput, CommandShorterThanItsStructIsRejected) {
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kUnreg, unreg, 4, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 72, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 112, 0), {EINVAL, ENOSPC}));
+  // v3: the struct is 120 bytes with reserved2; v2's 116 is short now
+  EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 116, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kQuery, query, 16, 32), {EINVAL, ENOSPC}));
   EXPECT_EQ(live_qps(), before);
   auto st = a.state(qpn);
@@ -165,6 +167,11 @@ TEST_F(BadInput, NonZeroModifyReservedIsRejectedAndTheQpIsUnchanged) {
     auto c = encode_modify_xrc_rcv_qp(a.h(), qpn, m.attr, m.mask);
     c.reserved[i] = 0x80;
     EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, c), EINVAL) << "reserved[" << i << "]";
+  }
+  for (std::uint32_t v : {1U, 0x100U, 0x80000000U}) {  // v3's explicit reserved2
+    auto c = encode_modify_xrc_rcv_qp(a.h(), qpn, m.attr, m.mask);
+    c.reserved2 = v;
+    EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, c), EINVAL) << "reserved2 " << std::hex << v;
   }
   auto st = a.state(qpn);
   ASSERT_OK(st);
