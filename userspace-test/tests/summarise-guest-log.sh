@@ -47,12 +47,14 @@ allowed() { # SUITE NAME
 }
 
 # section<TAB>result<TAB>name for every finished test (lines with a time:
-# gtest repeats FAILED/SKIPPED names without one in its final summary).
+# gtest repeats FAILED/SKIPPED names without one in its final summary; a
+# failed parameterised test has ", where GetParam() = ..." before it).
 results=$(tr -d '\r' < "$log" | awk '
 	/^XRC-SUITE=/ { sect = substr($0, 11); next }
-	sect != "" && match($0, /^\[ +(OK|FAILED|SKIPPED) +\] [^ ]+ \([0-9]+ ms\)$/) {
+	sect != "" && match($0, /^\[ +(OK|FAILED|SKIPPED) +\] [^ ,]+(, where .*)? \([0-9]+ ms\)$/) {
 		r = $0; sub(/^\[ +/, "", r); res = r; sub(/ .*/, "", res)
 		name = r; sub(/^[A-Z]+ +\] /, "", name); sub(/ \([0-9]+ ms\)$/, "", name)
+		sub(/, where .*/, "", name)
 		printf "%s\t%s\t%s\n", sect, res, name
 	}')
 

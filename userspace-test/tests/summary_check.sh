@@ -53,6 +53,12 @@ check unlisted-skip-fails 1 "$tmp/unlisted.log" "$tmp/allow" e2e_skipped_unliste
 sed 's|\[       OK \] Reg.Creates/write (3 ms)|[  FAILED  ] Reg.Creates/write (3 ms)|' "$tmp/good.log" > "$tmp/failed.log"
 check failed-test-fails 1 "$tmp/failed.log" "$tmp/allow" e2e_write_failed=1
 
+# gtest names the parameter of a failed parameterised test
+sed 's|\[       OK \] NoXrc.Reg/ioctl (1 ms)|[  FAILED  ] NoXrc.Reg/ioctl, where GetParam() = ioctl (1 ms)|' \
+	"$tmp/good.log" > "$tmp/failed-param.log"
+check failed-param-test-counts 1 "$tmp/failed-param.log" "$tmp/allow" e2e_ioctl_failed=1 \
+	noxrc_failed=1 e2e_ioctl_passed=2
+
 grep -v 'rmmod\|Removal' "$tmp/good.log" > "$tmp/norm.log"
 check missing-section-fails 1 "$tmp/norm.log" "$tmp/allow"
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
@@ -218,6 +219,15 @@ class TransportTest : public E2eTest, public ::testing::WithParamInterface<Trans
   Peer open() const { return Peer::open(xrcd_file_, tr()); }
   Peer open(const std::string& file) const { return Peer::open(file, tr()); }
 };
+
+}  // namespace xrc_e2e
+
+namespace xrcrcv {
+// gtest prints a failed parameterised test's parameter with this.
+inline void PrintTo(Transport t, std::ostream* os) { *os << to_string(t); }
+}  // namespace xrcrcv
+
+namespace xrc_e2e {
 
 struct TransportName {
   std::string operator()(const ::testing::TestParamInfo<Transport>& i) const {
