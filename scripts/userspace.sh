@@ -25,7 +25,16 @@ cmake -S "$TOP/userspace-test" -B "$host" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$
 	{ cat "$host.log"; die "cmake (host) failed"; }
 nice cmake --build "$host" -j"$jobs" >> "$host.log" 2>&1 ||
 	{ tail -40 "$host.log"; die "host build failed"; }
-(cd "$host" && ctest --output-on-failure) | tail -4
+# Host test counts for the e2e summary (scripts/e2e.sh appends them)
+(cd "$host" && ctest --output-on-failure) > "$host/ctest.log" 2>&1 || true
+tail -4 "$host/ctest.log"
+line=$(grep -E '^[0-9]+% tests passed' "$host/ctest.log" | tail -1)
+[ -n "$line" ] || die "host ctest printed no result: $host/ctest.log"
+failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<< "$line")
+all=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$line")
+printf 'host_ctest_passed=%s\nhost_ctest_failed=%s\n' "$((all - failed))" "$failed" \
+	> "$host/ctest-summary.txt"
+[ "$failed" -eq 0 ] || die "host unit tests failed: $host/ctest.log"
 
 step "userspace: static build for the guest"
 cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -39,7 +39,7 @@ int xrc_sim_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->sys_image_guid = cpu_to_be64(XRC_SIM_NODE_GUID);
 	attr->max_mr_size = ~0ULL;
 	attr->page_size_cap = PAGE_SIZE;
-	attr->device_cap_flags = IB_DEVICE_XRC;
+	attr->device_cap_flags = to_sim_dev(ibdev)->xrc ? IB_DEVICE_XRC : 0;
 	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	attr->max_qp = XRC_SIM_MAX_QP;
 	attr->max_pd = XRC_SIM_MAX_PD;

@@ -6,9 +6,15 @@
  * exposes as /dev/infiniband/uverbsN.  Unloading it unregisters the
  * device; open uverbs files are disassociated (their objects destroyed,
  * later calls fail with -EIO), so rmmod never waits for user space.
+ *
+ * Module parameter xrc (default Y): with xrc=0 the device leaves XRC out
+ * (no alloc_xrcd/dealloc_xrcd, no IB_DEVICE_XRC), as a device without
+ * XRC support does, so the uverbs core's answer to the XRC verbs on such
+ * a device can be tested.
  */
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <rdma/ib_verbs.h>
 
 #include "xrc_sim.h"
@@ -30,9 +36,6 @@ static const struct ib_device_ops xrc_sim_dev_ops = {
 	.alloc_pd = xrc_sim_alloc_pd,
 	.dealloc_pd = xrc_sim_dealloc_pd,
 
-	.alloc_xrcd = xrc_sim_alloc_xrcd,
-	.dealloc_xrcd = xrc_sim_dealloc_xrcd,
-
 	.create_qp = xrc_sim_create_qp,
 	.destroy_qp = xrc_sim_destroy_qp,
 	.modify_qp = xrc_sim_modify_qp,
@@ -52,8 +55,19 @@ static const struct ib_device_ops xrc_sim_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, xrc_sim_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, xrc_sim_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, xrc_sim_ucontext, ibuc),
+};
+
+/* XRC domains: only with xrc=1 */
+static const struct ib_device_ops xrc_sim_xrc_ops = {
+	.alloc_xrcd = xrc_sim_alloc_xrcd,
+	.dealloc_xrcd = xrc_sim_dealloc_xrcd,
+
 	INIT_RDMA_OBJ_SIZE(ib_xrcd, xrc_sim_xrcd, ibxrcd),
 };
+
+static bool xrc = true;
+module_param(xrc, bool, 0444);
+MODULE_PARM_DESC(xrc, "Offer XRC (XRC domains and XRC target QPs); default Y");
 
 static struct xrc_sim_dev *xrc_sim;
 
@@ -69,8 +83,13 @@ static int __init xrc_sim_init(void)
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 	sdev->next_qpn = XRC_SIM_QPN_FIRST;
 	sdev->max_qps = XRC_SIM_MAX_QP;
+	spin_lock_init(&sdev->udata_lock);
+	sdev->modify_udata.null = true;
+	sdev->xrc = xrc;
 	xrc_sim_device_init(sdev);
 	ib_set_device_ops(&sdev->ibdev, &xrc_sim_dev_ops);
+	if (sdev->xrc)
+		ib_set_device_ops(&sdev->ibdev, &xrc_sim_xrc_ops);
 
 	xrc_sim_debugfs_init(sdev);
 

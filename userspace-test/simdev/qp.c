@@ -185,12 +185,30 @@ static void xrc_sim_qp_store(struct ib_qp_attr *ctx,
 		ctx->dest_qp_num = attr->dest_qp_num;
 }
 
+/*
+ * What a driver sees of user space in modify_qp: real drivers choose
+ * their user-QP or kernel-QP path by whether udata is NULL, and read
+ * driver data from it.  Recorded for debugfs (modify_qp_udata).
+ */
+void xrc_sim_record_modify_udata(struct xrc_sim_dev *sdev,
+				 const struct ib_udata *udata)
+{
+	spin_lock(&sdev->udata_lock);
+	sdev->modify_udata.calls++;
+	sdev->modify_udata.null = !udata;
+	sdev->modify_udata.inlen = udata ? udata->inlen : 0;
+	sdev->modify_udata.outlen = udata ? udata->outlen : 0;
+	spin_unlock(&sdev->udata_lock);
+}
+
 int xrc_sim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		      int mask, struct ib_udata *udata)
 {
 	struct xrc_sim_qp *qp = to_sim_qp(ibqp);
 	enum ib_qp_state cur, next;
 	int err = -EINVAL;
+
+	xrc_sim_record_modify_udata(to_sim_dev(ibqp->device), udata);
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;

@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
@@ -44,6 +45,17 @@ struct xrc_sim_dev {
 
 	/* debugfs: knobs */
 	u32 max_qps;			/* create_qp fails with -ENOMEM beyond */
+
+	/* debugfs: what modify_qp last got as udata (modify_qp_udata) */
+	spinlock_t udata_lock;
+	struct {
+		u64 calls;
+		bool null;
+		size_t inlen;
+		size_t outlen;
+	} modify_udata;
+
+	bool xrc;			/* module parameter: offer XRC */
 
 	struct dentry *ddir;
 };
@@ -115,6 +127,8 @@ int xrc_sim_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int xrc_sim_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 
 /* qp.c: XRC target QPs */
+void xrc_sim_record_modify_udata(struct xrc_sim_dev *sdev,
+				 const struct ib_udata *udata);
 int xrc_sim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		      struct ib_udata *udata);
 int xrc_sim_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);

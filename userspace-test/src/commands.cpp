@@ -23,38 +23,66 @@ Status execute(ContextRef ctx, std::uint32_t command, std::span<const std::byte>
 namespace cmd {
 
 Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
-                                     std::uint32_t qp_num) {
+                                     std::uint32_t qp_num, Transport t) {
+  constexpr auto kCmd = IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
+  std::uint32_t answer = qp_num;
+  if (t == Transport::ioctl) {
+    // Prefilled with the sentinel: a create that "succeeds" without
+    // writing the number is caught below.
+    answer = IB_UVERBS_XRC_RCV_QPN_NEW;
+    const auto attrs = wire::reg_rcv_qp_attrs(xrcd_handle, qp_num, &answer);
+    if (auto st = detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_REG_RCV_QP,
+                                        attrs, kCmd);
+        !st)
+      return std::unexpected(st.error());
+    if (answer == IB_UVERBS_XRC_RCV_QPN_NEW) return std::unexpected(ioctl_error(kCmd, EPROTO));
+    return answer;
+  }
   // Prefilled with the request: a REG of an existing number may leave the
   // number as it is, but a create must overwrite the sentinel.
   ib_uverbs_reg_xrc_rcv_qp_resp resp{qp_num, 0};
   const auto c = wire::make_reg(xrcd_handle, qp_num, &resp);
-  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_REG_XRC_RCV_QP, wire::as_bytes(c),
-                                sizeof resp);
-      !st)
+  if (auto st = detail::execute(ctx, kCmd, wire::as_bytes(c), sizeof resp); !st)
     return std::unexpected(st.error());
-  if (resp.qp_num == IB_UVERBS_XRC_RCV_QPN_NEW)
-    return std::unexpected(command_error(IB_USER_VERBS_CMD_REG_XRC_RCV_QP, EPROTO));
+  if (resp.qp_num == IB_UVERBS_XRC_RCV_QPN_NEW) return std::unexpected(command_error(kCmd, EPROTO));
   return resp.qp_num;
 }
 
-Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num) {
+Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                        Transport t) {
+  constexpr auto kCmd = IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP;
+  if (t == Transport::ioctl)
+    return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_UNREG_RCV_QP,
+                                 wire::unreg_rcv_qp_attrs(xrcd_handle, qp_num), kCmd);
   const auto c = wire::make_unreg(xrcd_handle, qp_num);
-  return detail::execute(ctx, IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, wire::as_bytes(c), 0);
+  return detail::execute(ctx, kCmd, wire::as_bytes(c), 0);
 }
 
 Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
-                         const QpAttr& attr, QpAttrMask mask) {
+                         const QpAttr& attr, QpAttrMask mask, Transport t) {
+  if (t == Transport::ioctl) {
+    // The attribute is MODIFY_QP's own struct; its qp_handle is unused (0).
+    const auto m = encode_modify_qp(0, attr, mask);
+    return raw::ioctl_modify_xrc_rcv_qp(ctx, xrcd_handle, qp_num, m);
+  }
   const auto c = encode_modify_xrc_rcv_qp(xrcd_handle, qp_num, attr, mask);
   return detail::execute(ctx, IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, wire::as_bytes(c), 0);
 }
 
 Result<QpAttr> query_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
-                                QpAttrMask mask) {
+                                QpAttrMask mask, Transport t) {
+  constexpr auto kCmd = IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP;
   ib_uverbs_query_qp_resp resp{};
+  if (t == Transport::ioctl) {
+    const auto attrs = wire::query_rcv_qp_attrs(xrcd_handle, qp_num, to_bits(mask), &resp);
+    if (auto st = detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_QUERY_RCV_QP,
+                                        attrs, kCmd);
+        !st)
+      return std::unexpected(st.error());
+    return decode_query_resp(resp);
+  }
   const auto c = wire::make_query(xrcd_handle, qp_num, to_bits(mask), &resp);
-  if (auto st = detail::execute(ctx, IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP, wire::as_bytes(c),
-                                sizeof resp);
-      !st)
+  if (auto st = detail::execute(ctx, kCmd, wire::as_bytes(c), sizeof resp); !st)
     return std::unexpected(st.error());
   return decode_query_resp(resp);
 }

@@ -50,7 +50,7 @@ Result<Context> Context::open(const std::string& path, std::size_t driver_resp_b
   std::memcpy(resp_buf.data(), &kNoFd, sizeof kNoFd);
   ib_uverbs_get_context cmd{};
   cmd.response = wire::user_ptr(resp_buf.data());
-  const ContextRef tmp{fd.get(), -1};
+  const ContextRef tmp{fd.get(), -1, nullptr};
   if (auto st = detail::execute(tmp, IB_USER_VERBS_CMD_GET_CONTEXT, wire::as_bytes(cmd),
                                 resp_buf.size() * 8);
       !st)
@@ -63,13 +63,25 @@ Result<Context> Context::open(const std::string& path, std::size_t driver_resp_b
   return Context(std::move(fd), UniqueFd(static_cast<int>(resp.async_fd)), resp.num_comp_vectors);
 }
 
+Context::Context(UniqueFd cmd, UniqueFd async, std::uint32_t ncv)
+    : files_(std::make_shared<FileHandles>()), num_comp_vectors_(ncv) {
+  files_->cmd = std::move(cmd);
+  files_->async = std::move(async);
+}
+
 Context Context::adopt(UniqueFd cmd_fd, UniqueFd async_fd, std::uint32_t num_comp_vectors) {
   return Context(std::move(cmd_fd), std::move(async_fd), num_comp_vectors);
 }
 
 int Context::close() noexcept {
-  const int e1 = cmd_.close();
-  const int e2 = async_.close();
+  if (!files_) return 0;
+  if (files_.use_count() > 1) {
+    files_.reset();  // the objects that share the file close it
+    return 0;
+  }
+  const int e1 = files_->cmd.close();
+  const int e2 = files_->async.close();
+  files_.reset();
   return e1 ? e1 : e2;
 }
 

@@ -16,4 +16,12 @@ namespace xrcrcv::detail {
 Status execute(ContextRef ctx, std::uint32_t command, std::span<const std::byte> body,
                std::size_t resp_bytes, std::span<const std::byte> trailing = {});
 
+// RDMA_VERBS_IOCTL of one method on UVERBS_OBJECT_XRCD (or any object);
+// errors name `command`, the write command that does the same.  Never
+// retried either.
+Status execute_ioctl(ContextRef ctx, std::uint16_t object_id, std::uint16_t method_id,
+                     std::span<const ib_uverbs_attr> attrs, std::uint32_t command,
+                     std::uint32_t driver_id = 0);
+Status execute_ioctl_buffer(ContextRef ctx, std::span<std::uint64_t> buf, std::uint32_t command);
+
 }  // namespace xrcrcv::detail

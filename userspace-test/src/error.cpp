@@ -54,21 +54,37 @@ std::string_view errno_name(int e) {
     case ERANGE: return "ERANGE";
     case ESRCH: return "ESRCH";
     case ECHILD: return "ECHILD";
+    case ENOTTY: return "ENOTTY";
+    case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
     default: return "E?";
   }
 }
 
 Error command_error(std::uint32_t command, int errnum) {
-  return Error{errnum, command, command_name(command)};
+  return Error{errnum, command, std::string(command_name(command)), Transport::write};
+}
+
+Error ioctl_error(std::uint32_t command, int errnum) {
+  return Error{errnum, command,
+               std::string(command == kNotACommand ? "IOCTL" : command_name(command)),
+               Transport::ioctl};
 }
 
 Error sys_error(std::string_view what, int errnum) {
-  return Error{errnum, kNotACommand, what};
+  return Error{errnum, kNotACommand, std::string(what), Transport::write};
 }
 
 std::string Error::message() const {
-  std::string s(what.empty() ? std::string_view("?") : what);
-  if (command != kNotACommand) s += " (cmd " + std::to_string(command) + ")";
+  std::string s(what.empty() ? std::string("?") : what);
+  if (transport == Transport::ioctl) {
+    s += " (ioctl";
+    if (command >= IB_USER_VERBS_CMD_REG_XRC_RCV_QP && command <= IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP)
+      s += " XRCD method " + std::to_string(command - IB_USER_VERBS_CMD_REG_XRC_RCV_QP +
+                                            UVERBS_METHOD_XRCD_REG_RCV_QP);
+    s += ")";
+  } else if (command != kNotACommand) {
+    s += " (cmd " + std::to_string(command) + ")";
+  }
   s += ": ";
   s += std::strerror(errnum);
   s += " [";

@@ -18,16 +18,16 @@ Result<Xrcd> Xrcd::open(ContextRef ctx, const std::string& file) {
 Result<Xrcd> Xrcd::open_fd(ContextRef ctx, int fd, std::uint32_t oflags) {
   auto h = cmd::open_xrcd(ctx, fd, oflags);
   if (!h) return std::unexpected(h.error());
-  return Xrcd(ctx, *h);
+  return Xrcd(std::move(ctx), *h);
 }
 
 Xrcd::Xrcd(Xrcd&& o) noexcept
-    : ctx_(o.ctx_), handle_(o.handle_), owned_(std::exchange(o.owned_, false)) {}
+    : ctx_(std::move(o.ctx_)), handle_(o.handle_), owned_(std::exchange(o.owned_, false)) {}
 
 Xrcd& Xrcd::operator=(Xrcd&& o) noexcept {
   if (this != &o) {
     if (owned_) (void)cmd::close_xrcd(ctx_, handle_);
-    ctx_ = o.ctx_;
+    ctx_ = std::move(o.ctx_);
     handle_ = o.handle_;
     owned_ = std::exchange(o.owned_, false);
   }
@@ -42,48 +42,55 @@ Status Xrcd::close() {
   if (!owned_) return {};
   if (auto st = cmd::close_xrcd(ctx_, handle_); !st) return st;
   owned_ = false;
+  ctx_.keep.reset();  // nothing left to send on the file
   return {};
 }
 
 std::uint32_t Xrcd::release() {
   owned_ = false;
+  ctx_.keep.reset();
   return handle_;
 }
 
 // ------------------------------------------------------ RcvQpRegistration
-Result<RcvQpRegistration> RcvQpRegistration::create(XrcdRef xrcd) {
-  return reg(xrcd, IB_UVERBS_XRC_RCV_QPN_NEW);
+Result<RcvQpRegistration> RcvQpRegistration::create(XrcdRef xrcd, Transport t) {
+  return reg(std::move(xrcd), IB_UVERBS_XRC_RCV_QPN_NEW, t);
 }
 
-Result<RcvQpRegistration> RcvQpRegistration::reg(XrcdRef xrcd, std::uint32_t qp_num) {
-  auto n = cmd::reg_xrc_rcv_qp(xrcd.ctx, xrcd.handle, qp_num);
+Result<RcvQpRegistration> RcvQpRegistration::reg(XrcdRef xrcd, std::uint32_t qp_num,
+                                                 Transport t) {
+  auto n = cmd::reg_xrc_rcv_qp(xrcd.ctx, xrcd.handle, qp_num, t);
   if (!n) return std::unexpected(n.error());
-  return RcvQpRegistration(xrcd, *n);
+  return RcvQpRegistration(std::move(xrcd), *n, t);
 }
 
 RcvQpRegistration::RcvQpRegistration(RcvQpRegistration&& o) noexcept
-    : xrcd_(o.xrcd_), qp_num_(o.qp_num_), owned_(std::exchange(o.owned_, false)) {}
+    : xrcd_(std::move(o.xrcd_)),
+      qp_num_(o.qp_num_),
+      owned_(std::exchange(o.owned_, false)),
+      transport_(o.transport_) {}
 
 RcvQpRegistration& RcvQpRegistration::operator=(RcvQpRegistration&& o) noexcept {
   if (this != &o) {
-    if (owned_) (void)cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_);
-    xrcd_ = o.xrcd_;
+    if (owned_) (void)cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, transport_);
+    xrcd_ = std::move(o.xrcd_);
     qp_num_ = o.qp_num_;
     owned_ = std::exchange(o.owned_, false);
+    transport_ = o.transport_;
   }
   return *this;
 }
 
 RcvQpRegistration::~RcvQpRegistration() {
-  if (owned_) (void)cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_);
+  if (owned_) (void)cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, transport_);
 }
 
 Status RcvQpRegistration::modify(const QpAttr& attr, QpAttrMask mask) const {
-  return cmd::modify_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, attr, mask);
+  return cmd::modify_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, attr, mask, transport_);
 }
 
 Result<QpAttr> RcvQpRegistration::query(QpAttrMask mask) const {
-  return cmd::query_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, mask);
+  return cmd::query_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, mask, transport_);
 }
 
 Result<QpState> RcvQpRegistration::state() const {
@@ -94,13 +101,16 @@ Result<QpState> RcvQpRegistration::state() const {
 
 Status RcvQpRegistration::unreg() {
   if (!owned_) return {};
-  if (auto st = cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_); !st) return st;
+  if (auto st = cmd::unreg_xrc_rcv_qp(xrcd_.ctx, xrcd_.handle, qp_num_, transport_); !st)
+    return st;
   owned_ = false;
+  xrcd_.ctx.keep.reset();  // nothing left to send on the file
   return {};
 }
 
 std::uint32_t RcvQpRegistration::release() {
   owned_ = false;
+  xrcd_.ctx.keep.reset();
   return qp_num_;
 }
 

@@ -59,4 +59,110 @@ ib_uverbs_query_xrc_rcv_qp make_query(std::uint32_t xrcd_handle, std::uint32_t q
   return c;
 }
 
+// ------------------------------------------------------------- ioctl
+namespace ioctl_attr {
+
+ib_uverbs_attr idr(std::uint16_t id, std::uint32_t handle) {
+  ib_uverbs_attr a{};
+  a.attr_id = id;
+  a.flags = UVERBS_ATTR_F_MANDATORY;
+  a.data = handle;
+  return a;
+}
+
+ib_uverbs_attr in_u32(std::uint16_t id, std::uint32_t value) {
+  ib_uverbs_attr a{};
+  a.attr_id = id;
+  a.len = sizeof value;
+  a.flags = UVERBS_ATTR_F_MANDATORY;
+  std::memcpy(&a.data, &value, sizeof value);  // inline, as rdma-core does
+  return a;
+}
+
+ib_uverbs_attr in_ptr(std::uint16_t id, const void* p, std::size_t len) {
+  ib_uverbs_attr a{};
+  a.attr_id = id;
+  a.len = static_cast<__u16>(len);
+  a.flags = UVERBS_ATTR_F_MANDATORY;
+  if (len <= sizeof a.data)
+    std::memcpy(&a.data, p, len);
+  else
+    a.data = user_ptr(p);
+  return a;
+}
+
+ib_uverbs_attr out_ptr(std::uint16_t id, void* p, std::size_t len) {
+  ib_uverbs_attr a{};
+  a.attr_id = id;
+  a.len = static_cast<__u16>(len);
+  a.flags = UVERBS_ATTR_F_MANDATORY;
+  a.data = user_ptr(p);
+  return a;
+}
+
+}  // namespace ioctl_attr
+
+std::vector<std::uint64_t> encode_ioctl(std::uint16_t object_id, std::uint16_t method_id,
+                                        std::span<const ib_uverbs_attr> attrs,
+                                        std::uint32_t driver_id) {
+  const std::size_t bytes = sizeof(ib_uverbs_ioctl_hdr) + attrs.size_bytes();
+  std::vector<std::uint64_t> buf((bytes + 7) / 8, 0);
+  ib_uverbs_ioctl_hdr h{};
+  h.length = static_cast<__u16>(bytes);
+  h.object_id = object_id;
+  h.method_id = method_id;
+  h.num_attrs = static_cast<__u16>(attrs.size());
+  h.driver_id = driver_id;
+  auto* out = reinterpret_cast<std::byte*>(buf.data());
+  std::memcpy(out, &h, sizeof h);
+  if (!attrs.empty()) std::memcpy(out + sizeof h, attrs.data(), attrs.size_bytes());
+  return buf;
+}
+
+ib_uverbs_ioctl_hdr decode_ioctl_hdr(std::span<const std::uint64_t> buf) {
+  ib_uverbs_ioctl_hdr h{};
+  std::memcpy(&h, buf.data(), std::min(buf.size_bytes(), sizeof h));
+  return h;
+}
+
+std::vector<ib_uverbs_attr> decode_ioctl_attrs(std::span<const std::uint64_t> buf) {
+  const auto h = decode_ioctl_hdr(buf);
+  const std::size_t room = buf.size_bytes() > sizeof h ? buf.size_bytes() - sizeof h : 0;
+  const std::size_t n = std::min<std::size_t>(h.num_attrs, room / sizeof(ib_uverbs_attr));
+  std::vector<ib_uverbs_attr> out(n);
+  if (n) std::memcpy(out.data(), reinterpret_cast<const std::byte*>(buf.data()) + sizeof h,
+                     n * sizeof(ib_uverbs_attr));
+  return out;
+}
+
+std::array<ib_uverbs_attr, 3> reg_rcv_qp_attrs(std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                                              std::uint32_t* resp_num) {
+  return {ioctl_attr::idr(UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE, xrcd_handle),
+          ioctl_attr::in_u32(UVERBS_ATTR_REG_RCV_QP_NUM, qp_num),
+          ioctl_attr::out_ptr(UVERBS_ATTR_REG_RCV_QP_RESP_NUM, resp_num, sizeof *resp_num)};
+}
+
+std::array<ib_uverbs_attr, 2> unreg_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                std::uint32_t qp_num) {
+  return {ioctl_attr::idr(UVERBS_ATTR_UNREG_RCV_QP_XRCD_HANDLE, xrcd_handle),
+          ioctl_attr::in_u32(UVERBS_ATTR_UNREG_RCV_QP_NUM, qp_num)};
+}
+
+std::array<ib_uverbs_attr, 3> modify_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                 std::uint32_t qp_num,
+                                                 const ib_uverbs_modify_qp* m) {
+  return {ioctl_attr::idr(UVERBS_ATTR_MODIFY_RCV_QP_XRCD_HANDLE, xrcd_handle),
+          ioctl_attr::in_u32(UVERBS_ATTR_MODIFY_RCV_QP_NUM, qp_num),
+          ioctl_attr::in_ptr(UVERBS_ATTR_MODIFY_RCV_QP_ATTR, m, sizeof *m)};
+}
+
+std::array<ib_uverbs_attr, 4> query_rcv_qp_attrs(std::uint32_t xrcd_handle, std::uint32_t qp_num,
+                                                std::uint32_t attr_mask,
+                                                ib_uverbs_query_qp_resp* resp) {
+  return {ioctl_attr::idr(UVERBS_ATTR_QUERY_RCV_QP_XRCD_HANDLE, xrcd_handle),
+          ioctl_attr::in_u32(UVERBS_ATTR_QUERY_RCV_QP_NUM, qp_num),
+          ioctl_attr::in_u32(UVERBS_ATTR_QUERY_RCV_QP_ATTR_MASK, attr_mask),
+          ioctl_attr::out_ptr(UVERBS_ATTR_QUERY_RCV_QP_RESP, resp, sizeof *resp)};
+}
+
 }  // namespace xrcrcv::wire

@@ -1,17 +1,26 @@
 # Guest script for guest/mkinitramfs.sh -s: runs the userspace suites in
-# order, device removal last.  /init runs it with `sh -e`, from /tmp, with
-# /tests on PATH.  Pack with (BUILD configured with -DXRCRCV_STATIC=ON):
-#   guest/mkinitramfs.sh -o OUT.cpio.gz -s tests/guest-run.sh \
+# order, device removal and the device without XRC last.  /init runs it
+# with `sh -e`, from /tmp, with /tests on PATH.  Pack with (BUILD
+# configured with -DXRCRCV_STATIC=ON):
+#   guest/mkinitramfs.sh -o OUT.cpio.gz -k xrc_sim.ko -s tests/guest-run.sh \
 #       BUILD/xrc-rcv BUILD/tests/xrc_unit_tests BUILD/tests/xrc_e2e_tests \
 #       BUILD/tests/xrc_e2e_rmmod_tests
 # Knobs (export them here or in the environment): XRC_E2E_FUZZ_ITERATIONS,
 # XRC_E2E_STRESS_PROCS, XRC_E2E_STRESS_SECONDS, XRC_E2E_SEED.
-xrc_unit_tests --gtest_brief=1
-xrc_e2e_tests --gtest_brief=1
+#
+# Each suite starts with an "XRC-SUITE=<name>" line; scripts/e2e.sh
+# counts the gtest result lines under it (so no --gtest_brief here) and
+# checks its skips against tests/e2e-skip-allow.txt.
+
+echo "XRC-SUITE=unit"
+xrc_unit_tests
+echo "XRC-SUITE=e2e"
+xrc_e2e_tests
 
 # The CLI walk of tools/xrc-rcv/xrc-rcv-demo.sh (the initramfs takes only
 # static programs, so its core is repeated here): A creates and is killed,
 # B registers, outlives A, modifies, unregisters; the number is then dead.
+echo "XRC-SUITE=demo"
 d=/tmp/xrc-demo
 mkdir -p $d
 export XRC_RCV_XRCD_FILE=$d/xrcd
@@ -30,4 +39,19 @@ wait $a || true
 touch $d/a-gone
 wait $b
 
+echo "XRC-SUITE=rmmod"
 XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests
+
+# A device without XRC: xrc_sim again, loaded with xrc=0, and only the
+# NoXrc cases (everything else needs an XRCD).
+echo "XRC-SUITE=e2e-noxrc"
+if grep -q '^xrc_sim ' /proc/modules; then rmmod xrc_sim; fi
+insmod /lib/modules/xrc_sim.ko xrc=0
+i=0
+while [ ! -c /dev/infiniband/uverbs0 ]; do
+	i=$((i + 1))
+	[ $i -le 50 ] || { echo "no /dev/infiniband/uverbs0 with xrc=0"; exit 1; }
+	sleep 0.1
+done
+XRC_E2E_NO_XRC=1 xrc_e2e_tests --gtest_filter='NoXrc.*'
+echo "XRC-SUITE=end"

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <system_error>
 
+#include <xrcrcv/transport.hpp>
+
 namespace xrcrcv {
 
 // Pseudo command number for failures that are not a uverbs write command
@@ -17,10 +19,16 @@ inline constexpr std::uint32_t kNotACommand = 0xffffffffU;
 
 struct Error {
   int errnum = 0;                         // positive errno value
-  std::uint32_t command = kNotACommand;   // uverbs write command number
-  std::string_view what;                  // "REG_XRC_RCV_QP", "open", ...
+  // uverbs write command number; over ioctl the number of the write
+  // command that does the same (41-44), so callers can test it alike.
+  std::uint32_t command = kNotACommand;
+  // "REG_XRC_RCV_QP", "open", ...  Owned: an Error never points into a
+  // caller's buffer (it used to be a string_view, which could dangle).
+  std::string what;
+  Transport transport = Transport::write;  // how the command was sent
 
   // "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]"
+  // "REG_XRC_RCV_QP (ioctl XRCD method 1): Invalid argument [EINVAL]"
   [[nodiscard]] std::string message() const;
   [[nodiscard]] std::error_code code() const {
     return {errnum, std::generic_category()};
@@ -30,7 +38,10 @@ struct Error {
 
 // Error for a failed uverbs write command; name from command_name().
 [[nodiscard]] Error command_error(std::uint32_t command, int errnum);
-// Error for a failed system call or other operation named by a literal.
+// Error for a failed ioctl method that does what write command `command`
+// does (kNotACommand for other methods).
+[[nodiscard]] Error ioctl_error(std::uint32_t command, int errnum);
+// Error for a failed system call or other operation; `what` is copied.
 [[nodiscard]] Error sys_error(std::string_view what, int errnum);
 
 // "GET_CONTEXT", "REG_XRC_RCV_QP", ...; "CMD_<n>" is not available as a

@@ -66,14 +66,16 @@ struct AsyncEvent {
 // Wait up to `timeout` for the first event, then collect whatever else is
 // already queued (up to `max` events in all).  An empty vector means the
 // timeout passed with nothing to read.
-Result<std::vector<AsyncEvent>> read_events(int async_fd, std::chrono::milliseconds timeout,
-                                            std::size_t max = 1024);
-inline Result<std::vector<AsyncEvent>> read_events(ContextRef ctx,
+[[nodiscard]] Result<std::vector<AsyncEvent>> read_events(int async_fd,
+                                                          std::chrono::milliseconds timeout,
+                                                          std::size_t max = 1024);
+[[nodiscard]] inline Result<std::vector<AsyncEvent>> read_events(const ContextRef& ctx,
                                                    std::chrono::milliseconds timeout,
                                                    std::size_t max = 1024) {
   return read_events(ctx.async_fd, timeout, max);
 }
 // The next event, or nullopt after `timeout`.
-Result<std::optional<AsyncEvent>> next_event(int async_fd, std::chrono::milliseconds timeout);
+[[nodiscard]] Result<std::optional<AsyncEvent>> next_event(int async_fd,
+                                                           std::chrono::milliseconds timeout);
 
 }  // namespace xrcrcv

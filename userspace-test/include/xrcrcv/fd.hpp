@@ -25,7 +25,7 @@ class UniqueFd {
   // Close the current descriptor (errors ignored) and own `fd` instead.
   void reset(int fd = -1) noexcept;
   // Close now and report close(2)'s errno (0 on success).
-  int close() noexcept;
+  [[nodiscard]] int close() noexcept;
 
  private:
   int fd_ = -1;

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
 /*
- * uverbs ABI for XRC receive QPs, exactly as /work/shared/abi.md gives it.
+ * uverbs ABI for XRC receive QPs, as the contract (Documentation/abi.md
+ * at the repository top) and series v3 give it: the write commands 41-44
+ * and the ioctl methods on UVERBS_OBJECT_XRCD.
  *
- * The installed <rdma/ib_user_verbs.h> (linux-libc-dev 6.1) predates the
- * series.  Everything below steps aside when the kernel header already has
- * it: the two macros are tested directly, the command numbers and structs
- * through the build-time probes recorded in <xrcrcv/config.h> (or a -D of
- * the same name).  Usable from C (C11) and C++.
+ * The installed <rdma/ib_user_verbs.h> and <rdma/ib_user_ioctl_cmds.h>
+ * (linux-libc-dev 6.1) predate the series.  Everything below steps aside
+ * when the kernel headers already have it: the two macros are tested
+ * directly, the command numbers, structs and ioctl enums through the
+ * build-time probes recorded in <xrcrcv/config.h> (or a -D of the same
+ * name).  Usable from C (C11) and C++.
  */
 #ifndef XRCRCV_UAPI_H
 #define XRCRCV_UAPI_H
 
 #include <linux/types.h>
+#include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
 
 #include <xrcrcv/config.h>
 
@@ -87,6 +92,7 @@ struct ib_uverbs_modify_xrc_rcv_qp {
 	__u8  alt_port_num;
 	__u8  alt_timeout;
 	__u8  reserved[2];
+	__u32 reserved2;	/* v3: explicit, no hidden hole; must be 0 */
 	__aligned_u64 driver_data[];
 };
 
@@ -99,6 +105,45 @@ struct ib_uverbs_query_xrc_rcv_qp {
 	__aligned_u64 driver_data[];
 };
 #endif /* XRCRCV_HAVE_UAPI_XRC_RCV_STRUCTS */
+
+#ifndef XRCRCV_HAVE_UAPI_XRCD_RCV_QP_METHODS
+/*
+ * These continue enum uverbs_methods_xrcd after UVERBS_METHOD_XRCD_DESTROY
+ * (0).  The ids are per object: they are sent with object_id
+ * UVERBS_OBJECT_XRCD in struct ib_uverbs_ioctl_hdr.
+ */
+enum {
+	UVERBS_METHOD_XRCD_REG_RCV_QP = 1,
+	UVERBS_METHOD_XRCD_UNREG_RCV_QP = 2,
+	UVERBS_METHOD_XRCD_MODIFY_RCV_QP = 3,
+	UVERBS_METHOD_XRCD_QUERY_RCV_QP = 4,
+};
+
+enum uverbs_attrs_xrcd_reg_rcv_qp_ids {
+	UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE,	/* IDR, XRCD, READ */
+	UVERBS_ATTR_REG_RCV_QP_NUM,		/* PTR_IN u32 (QPN_NEW: create) */
+	UVERBS_ATTR_REG_RCV_QP_RESP_NUM,	/* PTR_OUT u32 */
+};
+
+enum uverbs_attrs_xrcd_unreg_rcv_qp_ids {
+	UVERBS_ATTR_UNREG_RCV_QP_XRCD_HANDLE,	/* IDR, XRCD, READ */
+	UVERBS_ATTR_UNREG_RCV_QP_NUM,		/* PTR_IN u32 */
+};
+
+enum uverbs_attrs_xrcd_modify_rcv_qp_ids {
+	UVERBS_ATTR_MODIFY_RCV_QP_XRCD_HANDLE,	/* IDR, XRCD, READ */
+	UVERBS_ATTR_MODIFY_RCV_QP_NUM,		/* PTR_IN u32 */
+	UVERBS_ATTR_MODIFY_RCV_QP_ATTR,		/* PTR_IN struct ib_uverbs_modify_qp,
+						   qp_handle and reserved[2] 0 */
+};
+
+enum uverbs_attrs_xrcd_query_rcv_qp_ids {
+	UVERBS_ATTR_QUERY_RCV_QP_XRCD_HANDLE,	/* IDR, XRCD, READ */
+	UVERBS_ATTR_QUERY_RCV_QP_NUM,		/* PTR_IN u32 */
+	UVERBS_ATTR_QUERY_RCV_QP_ATTR_MASK,	/* PTR_IN u32 */
+	UVERBS_ATTR_QUERY_RCV_QP_RESP,		/* PTR_OUT struct ib_uverbs_query_qp_resp */
+};
+#endif /* XRCRCV_HAVE_UAPI_XRCD_RCV_QP_METHODS */
 
 /* Layout checks: they hold for our definitions and a patched header alike. */
 #ifdef __cplusplus
@@ -150,9 +195,25 @@ XRCRCV_UAPI_ASSERT(offsetof(struct ib_uverbs_modify_xrc_rcv_qp, alt_timeout) ==
 XRCRCV_UAPI_ASSERT(offsetof(struct ib_uverbs_modify_xrc_rcv_qp, reserved) ==
 		   offsetof(struct ib_uverbs_modify_qp, reserved) + 4, "modify.reserved");
 XRCRCV_UAPI_ASSERT(offsetof(struct ib_uverbs_modify_xrc_rcv_qp, reserved) + 2 == 116,
-		   "modify ends at 116 bytes");
-/* driver_data[] is 8-aligned, so the struct pads to 120 */
+		   "modify's fields of modify_qp end at 116 bytes");
+/* v3: the 4 bytes up to the 8-aligned driver_data[] are reserved2 */
+XRCRCV_UAPI_ASSERT(offsetof(struct ib_uverbs_modify_xrc_rcv_qp, reserved2) == 116,
+		   "modify.reserved2");
 XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_modify_xrc_rcv_qp) == 120, "modify size");
+
+/* The ioctl interface (v3) */
+XRCRCV_UAPI_ASSERT(UVERBS_METHOD_XRCD_DESTROY == 0, "XRCD_DESTROY is 0");
+XRCRCV_UAPI_ASSERT(UVERBS_METHOD_XRCD_REG_RCV_QP == 1, "REG_RCV_QP is 1");
+XRCRCV_UAPI_ASSERT(UVERBS_METHOD_XRCD_UNREG_RCV_QP == 2, "UNREG_RCV_QP is 2");
+XRCRCV_UAPI_ASSERT(UVERBS_METHOD_XRCD_MODIFY_RCV_QP == 3, "MODIFY_RCV_QP is 3");
+XRCRCV_UAPI_ASSERT(UVERBS_METHOD_XRCD_QUERY_RCV_QP == 4, "QUERY_RCV_QP is 4");
+XRCRCV_UAPI_ASSERT(UVERBS_ATTR_REG_RCV_QP_RESP_NUM == 2, "reg attrs");
+XRCRCV_UAPI_ASSERT(UVERBS_ATTR_UNREG_RCV_QP_NUM == 1, "unreg attrs");
+XRCRCV_UAPI_ASSERT(UVERBS_ATTR_MODIFY_RCV_QP_ATTR == 2, "modify attrs");
+XRCRCV_UAPI_ASSERT(UVERBS_ATTR_QUERY_RCV_QP_RESP == 3, "query attrs");
+XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "ioctl hdr");
+XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_attr) == 16, "ioctl attr");
+XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_modify_qp) == 112, "modify_qp size");
 
 XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_query_qp_resp) == 128, "query_qp_resp size");
 XRCRCV_UAPI_ASSERT(sizeof(struct ib_uverbs_async_event_desc) == 16, "event size");

@@ -1,12 +1,14 @@
 // Encoding of legacy uverbs write commands: ib_uverbs_cmd_hdr + struct
-// (+ trailing driver_data).  Pure functions, no system calls, so the host
-// unit tests can check every byte.
+// (+ trailing driver_data), and of ioctl calls: ib_uverbs_ioctl_hdr +
+// ib_uverbs_attr[].  Pure functions, no system calls, so the host unit
+// tests can check every byte.
 #pragma once
 
 #include <xrcrcv/uapi.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -56,5 +58,43 @@ template <class T>
 [[nodiscard]] ib_uverbs_query_xrc_rcv_qp make_query(std::uint32_t xrcd_handle,
                                                     std::uint32_t qp_num, std::uint32_t attr_mask,
                                                     ib_uverbs_query_qp_resp* resp);
+
+// ------------------------------------------------------------- ioctl
+// One attribute each, as rdma-core's fill_attr_*() makes them.  Every
+// attribute is sent with UVERBS_ATTR_F_MANDATORY: a kernel that does not
+// know it must refuse the call instead of ignoring it.
+namespace ioctl_attr {
+// IDR attribute: an object handle in data, len 0.
+[[nodiscard]] ib_uverbs_attr idr(std::uint16_t id, std::uint32_t handle);
+// PTR_IN of up to 8 bytes travels inline in data.
+[[nodiscard]] ib_uverbs_attr in_u32(std::uint16_t id, std::uint32_t value);
+// PTR_IN of any size by pointer (the kernel copies > 8 bytes from it).
+[[nodiscard]] ib_uverbs_attr in_ptr(std::uint16_t id, const void* p, std::size_t len);
+// PTR_OUT: the kernel writes up to len bytes at p.
+[[nodiscard]] ib_uverbs_attr out_ptr(std::uint16_t id, void* p, std::size_t len);
+}  // namespace ioctl_attr
+
+// Header (length, object, method, num_attrs, driver_id; reserved 0) and
+// attributes, in an 8-aligned buffer ready for RDMA_VERBS_IOCTL.
+[[nodiscard]] std::vector<std::uint64_t> encode_ioctl(std::uint16_t object_id,
+                                                      std::uint16_t method_id,
+                                                      std::span<const ib_uverbs_attr> attrs,
+                                                      std::uint32_t driver_id = 0);
+[[nodiscard]] ib_uverbs_ioctl_hdr decode_ioctl_hdr(std::span<const std::uint64_t> buf);
+[[nodiscard]] std::vector<ib_uverbs_attr> decode_ioctl_attrs(std::span<const std::uint64_t> buf);
+
+// The attributes of the four XRCD methods (v3), in attribute id order.
+[[nodiscard]] std::array<ib_uverbs_attr, 3> reg_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                            std::uint32_t qp_num,
+                                                            std::uint32_t* resp_num);
+[[nodiscard]] std::array<ib_uverbs_attr, 2> unreg_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                              std::uint32_t qp_num);
+[[nodiscard]] std::array<ib_uverbs_attr, 3> modify_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                               std::uint32_t qp_num,
+                                                               const ib_uverbs_modify_qp* m);
+[[nodiscard]] std::array<ib_uverbs_attr, 4> query_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                              std::uint32_t qp_num,
+                                                              std::uint32_t attr_mask,
+                                                              ib_uverbs_query_qp_resp* resp);
 
 }  // namespace xrcrcv::wire

@@ -68,6 +68,8 @@ TEST_F(BadInput, CommandShorterThanItsStructIsRejected) {
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kUnreg, unreg, 4, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 72, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 112, 0), {EINVAL, ENOSPC}));
+  // v3: the struct is 120 bytes with reserved2; v2's 116 is short now
+  EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kModify, mod, 116, 0), {EINVAL, ENOSPC}));
   EXPECT_TRUE(FailsWithOneOf(send_prefix(a, kQuery, query, 16, 32), {EINVAL, ENOSPC}));
   EXPECT_EQ(live_qps(), before);
   auto st = a.state(qpn);
@@ -166,6 +168,11 @@ TEST_F(BadInput, NonZeroModifyReservedIsRejectedAndTheQpIsUnchanged) {
     c.reserved[i] = 0x80;
     EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, c), EINVAL) << "reserved[" << i << "]";
   }
+  for (std::uint32_t v : {1U, 0x100U, 0x80000000U}) {  // v3's explicit reserved2
+    auto c = encode_modify_xrc_rcv_qp(a.h(), qpn, m.attr, m.mask);
+    c.reserved2 = v;
+    EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, c), EINVAL) << "reserved2 " << std::hex << v;
+  }
   auto st = a.state(qpn);
   ASSERT_OK(st);
   EXPECT_EQ(*st, QpState::Reset);
@@ -245,7 +252,7 @@ TEST_F(BadInput, NewCommandsNeedAContextFirst) {
   // A file without GET_CONTEXT has no XRCDs and no references.
   UniqueFd fd(::open(device_path().c_str(), O_RDWR | O_CLOEXEC));
   ASSERT_TRUE(fd);
-  const auto ctx = ContextRef{fd.get(), -1};
+  const auto ctx = ContextRef{fd.get(), -1, nullptr};
   EXPECT_FALSE(cmd::reg_xrc_rcv_qp(ctx, 0, IB_UVERBS_XRC_RCV_QPN_NEW));
   EXPECT_FALSE(cmd::unreg_xrc_rcv_qp(ctx, 0, 0));
 }

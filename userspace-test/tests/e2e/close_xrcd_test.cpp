@@ -5,20 +5,20 @@
 namespace xrc_e2e {
 namespace {
 
-class CloseXrcd : public E2eTest {};
+class CloseXrcd : public TransportTest {};
 
-TEST_F(CloseXrcd, FailsEbusyWhileTheFileHoldsAReference) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(CloseXrcd, FailsEbusyWhileTheFileHoldsAReference) {
+  auto a = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(a.xrcd.close(), EBUSY);
   EXPECT_TRUE(a.xrcd.owns());
   EXPECT_OK(a.query(qpn));  // handle and reference both intact
 }
 
-TEST_F(CloseXrcd, SucceedsOnceTheLastReferenceIsDropped) {
+TEST_P(CloseXrcd, SucceedsOnceTheLastReferenceIsDropped) {
   REQUIRE_COUNTERS();
   const long before = live_xrcds();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_ERRNO(a.xrcd.close(), EBUSY);
   ASSERT_OK(a.unreg(qpn));
@@ -26,25 +26,25 @@ TEST_F(CloseXrcd, SucceedsOnceTheLastReferenceIsDropped) {
   EXPECT_EQ(live_xrcds(), before);
 }
 
-TEST_F(CloseXrcd, FailsEbusyForAReferenceOnAnotherFilesQp) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(CloseXrcd, FailsEbusyForAReferenceOnAnotherFilesQp) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   EXPECT_ERRNO(b.xrcd.close(), EBUSY);
   EXPECT_OK(b.query(qpn));
 }
 
-TEST_F(CloseXrcd, SucceedsInAFileWithoutReferencesWhileAnotherFileHoldsSome) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(CloseXrcd, SucceedsInAFileWithoutReferencesWhileAnotherFileHoldsSome) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   EXPECT_OK(b.xrcd.close());
   EXPECT_OK(a.query(qpn));
 }
 
-TEST_F(CloseXrcd, FailsEbusyWithEveryOneOfSeveralReferences) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(CloseXrcd, FailsEbusyWithEveryOneOfSeveralReferences) {
+  auto a = open();
   auto q1 = MUST(a.create());
   auto q2 = MUST(a.create());
   ASSERT_OK(a.reg(q1));
@@ -55,9 +55,9 @@ TEST_F(CloseXrcd, FailsEbusyWithEveryOneOfSeveralReferences) {
   EXPECT_OK(a.xrcd.close());
 }
 
-TEST_F(CloseXrcd, ReferencesInAnotherXrcdOfTheSameFileDoNotBlockIt) {
+TEST_P(CloseXrcd, ReferencesInAnotherXrcdOfTheSameFileDoNotBlockIt) {
   const std::string other = temp_xrcd_path();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto x2 = MUST(Xrcd::open(a.ctx, other));
   auto qpn = MUST(a.create());  // in the first XRCD
   EXPECT_OK(x2.close());
@@ -65,14 +65,16 @@ TEST_F(CloseXrcd, ReferencesInAnotherXrcdOfTheSameFileDoNotBlockIt) {
   ::unlink(other.c_str());
 }
 
-TEST_F(CloseXrcd, ClosedHandleCanNoLongerBeUsedToRegister) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(CloseXrcd, ClosedHandleCanNoLongerBeUsedToRegister) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   const auto h = b.h();
   ASSERT_OK(b.xrcd.close());
-  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b.ctx, h, qpn), EINVAL);
+  EXPECT_ERRNO(b.reg_via(h, qpn), bad_handle());
 }
+
+XRC_BOTH_TRANSPORTS(CloseXrcd);
 
 }  // namespace
 }  // namespace xrc_e2e

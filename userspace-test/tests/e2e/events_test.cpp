@@ -11,7 +11,7 @@ constexpr std::uint32_t kQpFatal = 1;
 constexpr auto kWait = 500ms;    // long enough for a queued event to show
 constexpr auto kSilence = 300ms; // how long "no event" is watched
 
-class Events : public E2eTest {};
+class Events : public TransportTest {};
 
 // XRC receive events for `qpn` among what `p` can read within `wait`.
 std::vector<AsyncEvent> xrc_events_for(const Peer& p, std::uint32_t qpn,
@@ -21,11 +21,11 @@ std::vector<AsyncEvent> xrc_events_for(const Peer& p, std::uint32_t qpn,
   return evs;
 }
 
-TEST_F(Events, InjectedEventReachesEveryHoldingFileExactlyOnce) {
+TEST_P(Events, InjectedEventReachesEveryHoldingFileExactlyOnce) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
-  auto c = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
+  auto c = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(c.reg(qpn));
@@ -38,10 +38,10 @@ TEST_F(Events, InjectedEventReachesEveryHoldingFileExactlyOnce) {
   }
 }
 
-TEST_F(Events, FileWithoutAReferenceGetsNoEvent) {
+TEST_P(Events, FileWithoutAReferenceGetsNoEvent) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
-  auto outsider = Peer::open(xrcd_file_);
+  auto a = open();
+  auto outsider = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
@@ -49,10 +49,10 @@ TEST_F(Events, FileWithoutAReferenceGetsNoEvent) {
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
 }
 
-TEST_F(Events, FileThatUnregisteredGetsNoEvent) {
+TEST_P(Events, FileThatUnregisteredGetsNoEvent) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(b.unreg(qpn));
@@ -61,9 +61,9 @@ TEST_F(Events, FileThatUnregisteredGetsNoEvent) {
   EXPECT_TRUE(MUST(read_events(b.ctx, kSilence)).empty());
 }
 
-TEST_F(Events, FileWithTwoReferencesGetsTheEventOnce) {
+TEST_P(Events, FileWithTwoReferencesGetsTheEventOnce) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.reg(qpn));
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
@@ -75,11 +75,11 @@ TEST_F(Events, FileWithTwoReferencesGetsTheEventOnce) {
 // through a registration gets the verbs event under the OPEN_QP handle's
 // user_handle and the XRC receive event.  (Mainline dropped the OPEN_QP
 // handle's copy; patch 1 of the series fixes that.)
-TEST_F(Events, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
+TEST_P(Events, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
   REQUIRE_INJECT();
   constexpr std::uint64_t kCookie = 0x5eed0000b0e0e0f1ULL;
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn, kCookie));
   ASSERT_OK(b.reg(qpn));
@@ -95,9 +95,9 @@ TEST_F(Events, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
   EXPECT_OK(cmd::destroy_qp(b.ctx, h.handle));
 }
 
-TEST_F(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
+TEST_P(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   for (auto t : {EventType::QpFatal, EventType::QpReqErr, EventType::QpAccessErr,
                  EventType::CommEst, EventType::PathMig}) {
@@ -113,9 +113,9 @@ TEST_F(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
   }
 }
 
-TEST_F(Events, OnlyTheQpThatRaisedTheEventIsReported) {
+TEST_P(Events, OnlyTheQpThatRaisedTheEventIsReported) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto q1 = MUST(a.create());
   auto q2 = MUST(a.create());
   ASSERT_OK(sim().inject_event(q2, kQpFatal));
@@ -125,11 +125,11 @@ TEST_F(Events, OnlyTheQpThatRaisedTheEventIsReported) {
   EXPECT_NE(evs[0].xrc_qp_num(), q1);
 }
 
-TEST_F(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
+TEST_P(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
   REQUIRE_INJECT();
   std::uint32_t qpn = 0;
-  auto holder = Child::spawn([file = xrcd_file_](Channel& ch) {
-    auto b = Peer::open(file);
+  auto holder = Child::spawn([file = xrcd_file_, t = tr()](Channel& ch) {
+    auto b = Peer::open(file, t);
     auto m = ch.recv(60s);
     CHILD_CHECK(m.has_value());
     CHILD_OK(b.reg(m->a));
@@ -143,7 +143,7 @@ TEST_F(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
     return 0;
   });
   {
-    auto a = Peer::open(xrcd_file_);
+    auto a = open();
     qpn = MUST(a.create());
     holder.channel().send(1, qpn);
     ASSERT_TRUE(holder.channel().recv());
@@ -152,14 +152,94 @@ TEST_F(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
   EXPECT_EQ(holder.wait(), 0);
 }
 
-TEST_F(Events, DestroyedQpCanNoLongerRaiseEvents) {
+TEST_P(Events, DestroyedQpCanNoLongerRaiseEvents) {
   REQUIRE_INJECT();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.unreg(qpn));
   EXPECT_FALSE(sim().inject_event(qpn, kQpFatal));  // xrc_sim: no such QP
   EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
 }
+
+// Contract v2 rule 6: once a file's last reference on a QP is gone, no
+// event of that QP is read from that file any more, including events
+// queued before: they are purged (series v3).
+TEST_P(Events, QueuedEventIsPurgedWhenTheFilesLastReferenceGoes) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto b = open();
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));  // queued on a and b
+  ASSERT_OK(b.unreg(qpn));                       // b's last reference, before reading
+  const auto evs = MUST(read_events(b.ctx, kSilence));
+  EXPECT_TRUE(evs.empty()) << evs.front().describe();
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);  // a still holds: a keeps it
+}
+
+TEST_P(Events, QueuedEventStaysWhileTheFileStillHoldsAReference) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto qpn = MUST(a.create());
+  ASSERT_OK(a.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  ASSERT_OK(a.unreg(qpn));  // one of two
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
+}
+
+TEST_P(Events, PurgeTakesOnlyTheEventsOfThatQp) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto b = open();
+  auto q1 = MUST(a.create());
+  auto q2 = MUST(a.create());
+  ASSERT_OK(b.reg(q1));
+  ASSERT_OK(b.reg(q2));
+  ASSERT_OK(sim().inject_event(q1, kQpFatal));
+  ASSERT_OK(sim().inject_event(q2, kQpFatal));
+  ASSERT_OK(b.unreg(q1));
+  auto evs = MUST(read_events(b.ctx, kWait));
+  ASSERT_EQ(evs.size(), 1U);
+  EXPECT_EQ(evs[0].xrc_qp_num(), q2);
+}
+
+TEST_P(Events, PurgedEventsStayPurgedAfterTheLastXrcdHandleCloses) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto b = open();
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  ASSERT_OK(b.unreg(qpn));
+  ASSERT_OK(b.xrcd.close());  // b's last (only) handle on the XRCD
+  const auto evs = MUST(read_events(b.ctx, kSilence));
+  EXPECT_TRUE(evs.empty()) << evs.front().describe();
+}
+
+TEST_P(Events, ClosingOneOfTwoHandlesKeepsTheQueuedEvent) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto b = open();
+  auto b2 = MUST(Xrcd::open(b.ctx, xrcd_file_));  // b's second handle on the XRCD
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  ASSERT_OK(b.xrcd.close());  // the reference stays, through b2
+  EXPECT_EQ(xrc_events_for(b, qpn, kWait).size(), 1U);
+  ASSERT_OK(b.unreg_via(b2.handle(), qpn));
+}
+
+TEST_P(Events, QueuedEventIsGoneWhenTheLastReferenceOfEveryFileGoes) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto qpn = MUST(a.create());
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  ASSERT_OK(a.unreg(qpn));  // QP destroyed
+  const auto evs = MUST(read_events(a.ctx, kSilence));
+  EXPECT_TRUE(evs.empty()) << evs.front().describe();
+}
+
+XRC_BOTH_TRANSPORTS(Events);
 
 }  // namespace
 }  // namespace xrc_e2e

@@ -211,11 +211,15 @@ std::optional<std::string> Fuzzer::step() {
       }
       bool reserved_bad = false;
       if (chance(5)) {
-        c.reserved[rng_() % 2] = static_cast<__u8>(1 + rng_() % 255);
+        const auto which = rng_() % 3;
+        if (which < 2)
+          c.reserved[which] = static_cast<__u8>(1 + rng_() % 255);
+        else
+          c.reserved2 = 1U << (rng_() % 32);  // v3's explicit reserved2
         reserved_bad = true;
       }
-      // The whole 120-byte struct (fields end at 116, then zero padding).
-      auto s = shape(sizeof c, false, 116);
+      // The whole 120-byte struct (fields end at 116, then reserved2).
+      auto s = shape(sizeof c, false, sizeof c);
       r = send(command, wire::as_bytes(c), 0, s);
       well_formed = !s.truncate && !s.trailing_nonzero && !reserved_bad;
       d << " mask=" << to_string(mask_from_bits(c.attr_mask)) << " state=" << int(c.qp_state)

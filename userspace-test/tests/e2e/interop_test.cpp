@@ -6,11 +6,11 @@
 namespace xrc_e2e {
 namespace {
 
-class Interop : public E2eTest {};
+class Interop : public TransportTest {};
 
-TEST_F(Interop, OpenQpOpensAQpCreatedByReg) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Interop, OpenQpOpensAQpCreatedByReg) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = cmd::open_qp(b.ctx, b.h(), qpn);
   ASSERT_OK(h);
@@ -21,9 +21,9 @@ TEST_F(Interop, OpenQpOpensAQpCreatedByReg) {
   EXPECT_OK(cmd::destroy_qp(b.ctx, h->handle));
 }
 
-TEST_F(Interop, ModifyThroughRegIsSeenThroughAnOpenQpHandle) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Interop, ModifyThroughRegIsSeenThroughAnOpenQpHandle) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn));
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init()));
@@ -33,9 +33,9 @@ TEST_F(Interop, ModifyThroughRegIsSeenThroughAnOpenQpHandle) {
   EXPECT_OK(cmd::destroy_qp(b.ctx, h.handle));
 }
 
-TEST_F(Interop, ModifyThroughAnOpenQpHandleIsSeenThroughQuery) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Interop, ModifyThroughAnOpenQpHandleIsSeenThroughQuery) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn));
   const auto m = xrc_tgt_to_init();
@@ -46,11 +46,11 @@ TEST_F(Interop, ModifyThroughAnOpenQpHandleIsSeenThroughQuery) {
   EXPECT_OK(cmd::destroy_qp(b.ctx, h.handle));
 }
 
-TEST_F(Interop, RegCreatedQpLivesWhileAnOpenQpHandleRemains) {
+TEST_P(Interop, RegCreatedQpLivesWhileAnOpenQpHandleRemains) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn));
   ASSERT_OK(a.unreg(qpn));
@@ -60,11 +60,11 @@ TEST_F(Interop, RegCreatedQpLivesWhileAnOpenQpHandleRemains) {
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(Interop, RegCreatedQpLivesWhileARegistrationRemainsAfterOpenQpCloses) {
+TEST_P(Interop, RegCreatedQpLivesWhileARegistrationRemainsAfterOpenQpCloses) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(b.ctx, b.h(), qpn));
   ASSERT_OK(cmd::destroy_qp(b.ctx, h.handle));
@@ -73,9 +73,9 @@ TEST_F(Interop, RegCreatedQpLivesWhileARegistrationRemainsAfterOpenQpCloses) {
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(Interop, RegRegistersAQpMadeByCreateQp) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Interop, RegRegistersAQpMadeByCreateQp) {
+  auto a = open();
+  auto b = open();
   auto h = cmd::create_qp_xrc_tgt(a.ctx, a.h());
   ASSERT_OK(h);
   auto r = b.reg(h->qp_num);
@@ -88,11 +88,11 @@ TEST_F(Interop, RegRegistersAQpMadeByCreateQp) {
   EXPECT_OK(cmd::destroy_qp(a.ctx, h->handle));
 }
 
-TEST_F(Interop, CreateQpQpLivesWhileARegistrationRemains) {
+TEST_P(Interop, CreateQpQpLivesWhileARegistrationRemains) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   auto h = MUST(cmd::create_qp_xrc_tgt(a.ctx, a.h()));
   ASSERT_OK(b.reg(h.qp_num));
   ASSERT_OK(cmd::destroy_qp(a.ctx, h.handle));
@@ -103,11 +103,11 @@ TEST_F(Interop, CreateQpQpLivesWhileARegistrationRemains) {
   EXPECT_ERRNO(b.reg(h.qp_num), EINVAL);
 }
 
-TEST_F(Interop, CreateQpQpOutlivesItsKilledCreatorWhileRegistered) {
+TEST_P(Interop, CreateQpQpOutlivesItsKilledCreatorWhileRegistered) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
-  auto creator = Child::spawn([file = xrcd_file_](Channel& ch) {
-    auto a = Peer::open(file);
+  auto creator = Child::spawn([file = xrcd_file_, t = tr()](Channel& ch) {
+    auto a = Peer::open(file, t);
     auto h = CHILD_OK(cmd::create_qp_xrc_tgt(a.ctx, a.h()));
     CHILD_CHECK(ch.send(1, h->qp_num));
     for (;;) ::pause();
@@ -115,7 +115,7 @@ TEST_F(Interop, CreateQpQpOutlivesItsKilledCreatorWhileRegistered) {
   });
   auto m = creator.channel().recv();
   ASSERT_TRUE(m);
-  auto b = Peer::open(xrcd_file_);
+  auto b = open();
   ASSERT_OK(b.reg(m->a));
   creator.kill();
   ASSERT_EQ(creator.wait(), 128 + SIGKILL);
@@ -124,17 +124,17 @@ TEST_F(Interop, CreateQpQpOutlivesItsKilledCreatorWhileRegistered) {
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(Interop, OpenQpOfADestroyedRegQpFails) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Interop, OpenQpOfADestroyedRegQpFails) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.unreg(qpn));
   EXPECT_FALSE(cmd::open_qp(a.ctx, a.h(), qpn));
 }
 
-TEST_F(Interop, RegAndOpenQpInTheSameFileAreIndependentReferences) {
+TEST_P(Interop, RegAndOpenQpInTheSameFileAreIndependentReferences) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   auto h = MUST(cmd::open_qp(a.ctx, a.h(), qpn));
   ASSERT_OK(a.unreg(qpn));
@@ -144,6 +144,8 @@ TEST_F(Interop, RegAndOpenQpInTheSameFileAreIndependentReferences) {
   ASSERT_OK(cmd::destroy_qp(a.ctx, h.handle));
   EXPECT_EQ(wait_live_qps(before), before);
 }
+
+XRC_BOTH_TRANSPORTS(Interop);
 
 }  // namespace
 }  // namespace xrc_e2e

@@ -5,7 +5,7 @@
 namespace xrc_e2e {
 namespace {
 
-class Modify : public E2eTest {
+class Modify : public TransportTest {
  protected:
   void expect_state(const Peer& p, std::uint32_t qpn, QpState s) {
     auto st = p.state(qpn);
@@ -14,8 +14,8 @@ class Modify : public E2eTest {
   }
 };
 
-TEST_F(Modify, ResetToInitWithTheRequiredMaskSucceeds) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, ResetToInitWithTheRequiredMaskSucceeds) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init({.port = 1, .pkey_index = 0, .access = 6})));
   auto attr = a.query(qpn);
@@ -26,8 +26,8 @@ TEST_F(Modify, ResetToInitWithTheRequiredMaskSucceeds) {
   EXPECT_EQ(attr->qp_access_flags, 6U);
 }
 
-TEST_F(Modify, InitToRtrSucceedsAndItsAttributesReadBack) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, InitToRtrSucceedsAndItsAttributesReadBack) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init()));
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_rtr({.port = 1, .dlid = 7, .dest_qp_num = 0x1234,
@@ -44,8 +44,8 @@ TEST_F(Modify, InitToRtrSucceedsAndItsAttributesReadBack) {
   EXPECT_EQ(attr->ah_attr.dlid, 7);
 }
 
-TEST_F(Modify, RtrToRtsSucceeds) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, RtrToRtsSucceeds) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init()));
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_rtr()));
@@ -53,8 +53,8 @@ TEST_F(Modify, RtrToRtsSucceeds) {
   expect_state(a, qpn, QpState::Rts);
 }
 
-TEST_F(Modify, MissingRequiredAttributeFailsEinvalAndLeavesTheQpInReset) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, MissingRequiredAttributeFailsEinvalAndLeavesTheQpInReset) {
+  auto a = open();
   auto qpn = MUST(a.create());
   auto m = xrc_tgt_to_init();
   m.mask = m.mask & ~QpAttrMask::Port;
@@ -62,16 +62,16 @@ TEST_F(Modify, MissingRequiredAttributeFailsEinvalAndLeavesTheQpInReset) {
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, SkippingAStateFailsEinvalAndLeavesTheQpInReset) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, SkippingAStateFailsEinvalAndLeavesTheQpInReset) {
+  auto a = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(a.modify(qpn, xrc_tgt_to_rtr()), EINVAL);
   EXPECT_ERRNO(a.modify(qpn, xrc_tgt_to_rts()), EINVAL);
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, AttributeNotAllowedForXrcTgtFailsEinval) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, AttributeNotAllowedForXrcTgtFailsEinval) {
+  auto a = open();
   auto qpn = MUST(a.create());
   auto init = xrc_tgt_to_init();
   init.mask |= QpAttrMask::Qkey;  // a UD attribute
@@ -84,8 +84,8 @@ TEST_F(Modify, AttributeNotAllowedForXrcTgtFailsEinval) {
   expect_state(a, qpn, QpState::Init);
 }
 
-TEST_F(Modify, UnknownMaskBitFailsEinvalAndChangesNothing) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, UnknownMaskBitFailsEinvalAndChangesNothing) {
+  auto a = open();
   auto qpn = MUST(a.create());
   for (std::uint32_t bit : {21U, 25U, 30U, 31U}) {
     auto m = xrc_tgt_to_init();
@@ -95,16 +95,16 @@ TEST_F(Modify, UnknownMaskBitFailsEinvalAndChangesNothing) {
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, InvalidPortFailsEinvalAndChangesNothing) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, InvalidPortFailsEinvalAndChangesNothing) {
+  auto a = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(a.modify(qpn, xrc_tgt_to_init({.port = 9})), EINVAL);
   EXPECT_ERRNO(a.modify(qpn, xrc_tgt_to_init({.port = 0})), EINVAL);
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, FailedModifyLeavesEveryAttributeAsItWas) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, FailedModifyLeavesEveryAttributeAsItWas) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init({.port = 1, .pkey_index = 0, .access = 2})));
   auto before = MUST(a.query(qpn));
@@ -115,8 +115,8 @@ TEST_F(Modify, FailedModifyLeavesEveryAttributeAsItWas) {
   EXPECT_EQ(after, before);
 }
 
-TEST_F(Modify, ErrorThenResetIsAllowedFromAnyState) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, ErrorThenResetIsAllowedFromAnyState) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init()));
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_rtr()));
@@ -126,8 +126,8 @@ TEST_F(Modify, ErrorThenResetIsAllowedFromAnyState) {
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, InitToInitMayChangeTheAccessFlags) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, InitToInitMayChangeTheAccessFlags) {
+  auto a = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.modify(qpn, xrc_tgt_to_init({.access = 2})));
   QpModify m;
@@ -139,8 +139,8 @@ TEST_F(Modify, InitToInitMayChangeTheAccessFlags) {
   EXPECT_EQ(attr.qp_access_flags, 4U);
 }
 
-TEST_F(Modify, EmptyMaskChangesNothing) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Modify, EmptyMaskChangesNothing) {
+  auto a = open();
   auto qpn = MUST(a.create());
   QpModify m;
   m.attr.qp_state = QpState::Rts;  // ignored without the STATE bit
@@ -151,14 +151,52 @@ TEST_F(Modify, EmptyMaskChangesNothing) {
   expect_state(a, qpn, QpState::Reset);
 }
 
-TEST_F(Modify, QueryReportsTheSameStateToEveryHolder) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Modify, QueryReportsTheSameStateToEveryHolder) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(b.modify(qpn, xrc_tgt_to_init()));
   EXPECT_EQ(MUST(a.query(qpn)), MUST(b.query(qpn)));
 }
+
+// v3: reserved[2] and (over write) the explicit reserved2 must be zero;
+// over ioctl the attribute is MODIFY_QP's struct, whose qp_handle is
+// unused and must be 0.  A refused MODIFY changes nothing.
+TEST_P(Modify, NonZeroReservedFieldsFailEinvalAndLeaveTheQpUnchanged) {
+  auto a = open();
+  auto qpn = MUST(a.create());
+  const auto m = xrc_tgt_to_init();
+  if (tr() == Transport::write) {
+    for (int i : {0, 1, 2}) {
+      auto c = encode_modify_xrc_rcv_qp(a.h(), qpn, m.attr, m.mask);
+      if (i < 2)
+        c.reserved[i] = 0x80;
+      else
+        c.reserved2 = 1;
+      EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, c), EINVAL)
+          << (i < 2 ? "reserved[" + std::to_string(i) + "]" : std::string("reserved2"));
+    }
+    auto hi = encode_modify_xrc_rcv_qp(a.h(), qpn, m.attr, m.mask);
+    hi.reserved2 = 0x80000000U;
+    EXPECT_ERRNO(raw::modify_xrc_rcv_qp(a.ctx, hi), EINVAL) << "reserved2 top bit";
+  } else {
+    for (int i : {0, 1, 2}) {
+      auto c = encode_modify_qp(0, m.attr, m.mask);
+      if (i < 2)
+        c.reserved[i] = 0x80;
+      else
+        c.qp_handle = 1;
+      EXPECT_ERRNO(raw::ioctl_modify_xrc_rcv_qp(a.ctx, a.h(), qpn, c), EINVAL)
+          << (i < 2 ? "reserved[" + std::to_string(i) + "]" : std::string("qp_handle"));
+    }
+  }
+  expect_state(a, qpn, QpState::Reset);
+  ASSERT_OK(a.modify(qpn, m));  // the same modify, well formed
+  expect_state(a, qpn, QpState::Init);
+}
+
+XRC_BOTH_TRANSPORTS(Modify);
 
 }  // namespace
 }  // namespace xrc_e2e

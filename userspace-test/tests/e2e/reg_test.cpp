@@ -7,14 +7,14 @@ namespace {
 
 constexpr std::uint32_t k2Pow24 = 1U << 24;
 
-class RegisterNew : public E2eTest {};
-class RegisterExisting : public E2eTest {};
-class Unregister : public E2eTest {};
-class NoReference : public E2eTest {};
-class XrcdHandle : public E2eTest {};
+class RegisterNew : public TransportTest {};
+class RegisterExisting : public TransportTest {};
+class Unregister : public TransportTest {};
+class NoReference : public TransportTest {};
+class XrcdHandle : public TransportTest {};
 
-TEST_F(RegisterNew, CreatesAQpInResetAndReturnsItsNumber) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(RegisterNew, CreatesAQpInResetAndReturnsItsNumber) {
+  auto a = open();
   auto qpn = a.create();
   ASSERT_OK(qpn);
   EXPECT_LT(*qpn, k2Pow24);
@@ -23,16 +23,16 @@ TEST_F(RegisterNew, CreatesAQpInResetAndReturnsItsNumber) {
   EXPECT_EQ(*st, QpState::Reset);
 }
 
-TEST_F(RegisterNew, AddsExactlyOneLiveQp) {
+TEST_P(RegisterNew, AddsExactlyOneLiveQp) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   const long before = live_qps();
   ASSERT_OK(a.create());
   EXPECT_EQ(live_qps(), before + 1);
 }
 
-TEST_F(RegisterNew, GivesEachNewQpADistinctNumber) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(RegisterNew, GivesEachNewQpADistinctNumber) {
+  auto a = open();
   auto q1 = a.create();
   auto q2 = a.create();
   ASSERT_OK(q1);
@@ -40,8 +40,8 @@ TEST_F(RegisterNew, GivesEachNewQpADistinctNumber) {
   EXPECT_NE(*q1, *q2);
 }
 
-TEST_F(RegisterNew, AnswersWithAZeroReservedField) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(RegisterNew, AnswersWithAZeroReservedField) {
+  auto a = open();
   ib_uverbs_reg_xrc_rcv_qp_resp resp;
   std::memset(&resp, 0xff, sizeof resp);
   ASSERT_OK(raw::reg_xrc_rcv_qp(a.ctx, wire::make_reg(a.h(), IB_UVERBS_XRC_RCV_QPN_NEW, &resp)));
@@ -49,8 +49,8 @@ TEST_F(RegisterNew, AnswersWithAZeroReservedField) {
   EXPECT_LT(resp.qp_num, k2Pow24);
 }
 
-TEST_F(RegisterNew, QpIsAnXrcTargetWithoutQueues) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(RegisterNew, QpIsAnXrcTargetWithoutQueues) {
+  auto a = open();
   auto qpn = MUST(a.create());
   auto attr = a.query(qpn);
   ASSERT_OK(attr);
@@ -58,9 +58,9 @@ TEST_F(RegisterNew, QpIsAnXrcTargetWithoutQueues) {
   EXPECT_EQ(attr->cap.max_recv_wr, 0U);
 }
 
-TEST_F(RegisterExisting, SecondFileOnTheSameXrcdCanRegisterTheNumber) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(RegisterExisting, SecondFileOnTheSameXrcdCanRegisterTheNumber) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   auto r = b.reg(qpn);
   ASSERT_OK(r);
@@ -68,9 +68,9 @@ TEST_F(RegisterExisting, SecondFileOnTheSameXrcdCanRegisterTheNumber) {
   EXPECT_OK(b.query(qpn));
 }
 
-TEST_F(RegisterExisting, TwoRegistrationsNeedTwoUnregistrations) {
+TEST_P(RegisterExisting, TwoRegistrationsNeedTwoUnregistrations) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   const long before = live_qps();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.reg(qpn));
@@ -82,13 +82,13 @@ TEST_F(RegisterExisting, TwoRegistrationsNeedTwoUnregistrations) {
   EXPECT_ERRNO(a.unreg(qpn), EINVAL);
 }
 
-TEST_F(RegisterExisting, ClosingTheFileDropsAllItsReferences) {
+TEST_P(RegisterExisting, ClosingTheFileDropsAllItsReferences) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   const long before = live_qps();
   auto qpn = MUST(a.create());
   {
-    auto b = Peer::open(xrcd_file_);
+    auto b = open();
     for (int i = 0; i < 3; ++i) ASSERT_OK(b.reg(qpn));
     b.forget_xrcd();
   }  // b's file closes with three references
@@ -96,11 +96,11 @@ TEST_F(RegisterExisting, ClosingTheFileDropsAllItsReferences) {
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(RegisterExisting, ReferencesOfEveryFileCountTowardsTheQpsLife) {
+TEST_P(RegisterExisting, ReferencesOfEveryFileCountTowardsTheQpsLife) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
-  auto c = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
+  auto c = open();
   const long before = live_qps();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
@@ -113,35 +113,35 @@ TEST_F(RegisterExisting, ReferencesOfEveryFileCountTowardsTheQpsLife) {
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(Unregister, LastReferenceDestroysTheQp) {
+TEST_P(Unregister, LastReferenceDestroysTheQp) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   const long before = live_qps();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.unreg(qpn));
   EXPECT_EQ(wait_live_qps(before), before);
 }
 
-TEST_F(Unregister, DestroyedNumberCanNoLongerBeRegistered) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Unregister, DestroyedNumberCanNoLongerBeRegistered) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(a.unreg(qpn));
   EXPECT_ERRNO(a.reg(qpn), EINVAL);
   EXPECT_ERRNO(b.reg(qpn), EINVAL);
 }
 
-TEST_F(Unregister, WithoutEverRegisteringFailsEinval) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Unregister, WithoutEverRegisteringFailsEinval) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(b.unreg(qpn), EINVAL);
   EXPECT_OK(a.query(qpn));
 }
 
-TEST_F(Unregister, CannotDropMoreReferencesThanTheFileHolds) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(Unregister, CannotDropMoreReferencesThanTheFileHolds) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(b.unreg(qpn));
@@ -151,23 +151,23 @@ TEST_F(Unregister, CannotDropMoreReferencesThanTheFileHolds) {
   EXPECT_EQ(*st, QpState::Reset);
 }
 
-TEST_F(Unregister, OfANumberThatNeverExistedFailsEinval) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(Unregister, OfANumberThatNeverExistedFailsEinval) {
+  auto a = open();
   EXPECT_ERRNO(a.unreg(0), EINVAL);
   EXPECT_ERRNO(a.unreg(1), EINVAL);
   EXPECT_ERRNO(a.unreg(IB_UVERBS_XRC_RCV_QPN_NEW), EINVAL);
 }
 
-TEST_F(NoReference, AnotherFileCannotQueryTheQp) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(NoReference, AnotherFileCannotQueryTheQp) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(b.query(qpn), EINVAL);
 }
 
-TEST_F(NoReference, AnotherFileCannotModifyTheQp) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(NoReference, AnotherFileCannotModifyTheQp) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(b.modify(qpn, xrc_tgt_to_init()), EINVAL);
   auto st = a.state(qpn);
@@ -175,9 +175,9 @@ TEST_F(NoReference, AnotherFileCannotModifyTheQp) {
   EXPECT_EQ(*st, QpState::Reset);
 }
 
-TEST_F(NoReference, FileThatDroppedItsReferenceLosesAccess) {
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+TEST_P(NoReference, FileThatDroppedItsReferenceLosesAccess) {
+  auto a = open();
+  auto b = open();
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(b.query(qpn));
@@ -186,9 +186,9 @@ TEST_F(NoReference, FileThatDroppedItsReferenceLosesAccess) {
   EXPECT_ERRNO(b.modify(qpn, xrc_tgt_to_init()), EINVAL);
 }
 
-TEST_F(RegisterExisting, NumbersAtOrAbove2Pow24AreRejectedByEveryCommand) {
+TEST_P(RegisterExisting, NumbersAtOrAbove2Pow24AreRejectedByEveryCommand) {
   REQUIRE_COUNTERS();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   const long before = live_qps();
   for (std::uint32_t n : {k2Pow24, k2Pow24 | qpn, 0x7fffffffU, 0xfffffffeU, 0x80000000U | qpn}) {
@@ -204,19 +204,19 @@ TEST_F(RegisterExisting, NumbersAtOrAbove2Pow24AreRejectedByEveryCommand) {
   EXPECT_ERRNO(a.unreg(qpn), EINVAL);
 }
 
-TEST_F(RegisterExisting, NumbersOfNoReceiveQpAreRejected) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(RegisterExisting, NumbersOfNoReceiveQpAreRejected) {
+  auto a = open();
   EXPECT_ERRNO(a.reg(0), EINVAL);  // QP0/QP1 are never XRC receive QPs
   EXPECT_ERRNO(a.reg(1), EINVAL);
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(a.reg((qpn + 1) & 0xffffff), EINVAL);
 }
 
-TEST_F(RegisterExisting, PerFileReferenceCountStopsAtItsBoundWithEoverflow) {
+TEST_P(RegisterExisting, PerFileReferenceCountStopsAtItsBoundWithEoverflow) {
   const long bound = env_long("XRC_E2E_REF_BOUND", 0);
   if (bound <= 0 || bound > 10'000'000)
     GTEST_SKIP() << "set XRC_E2E_REF_BOUND to the kernel's per-file bound to run this";
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto qpn = MUST(a.create());
   long held = 1;
   Result<std::uint32_t> r = qpn;
@@ -228,58 +228,67 @@ TEST_F(RegisterExisting, PerFileReferenceCountStopsAtItsBoundWithEoverflow) {
   EXPECT_OK(a.reg(qpn));  // nothing wrapped: one slot again
 }
 
-TEST_F(XrcdHandle, HandleThatIsNotAnXrcdOfThisFileIsRejected) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(XrcdHandle, HandleThatIsNotAnXrcdOfThisFileIsRejected) {
+  auto a = open();
   auto qpn = MUST(a.create());
   auto b = MUST(Context::open(device_path()));  // a file with no XRCD at all
-  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), qpn), EINVAL);
-  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), IB_UVERBS_XRC_RCV_QPN_NEW), EINVAL);
-  EXPECT_ERRNO(cmd::unreg_xrc_rcv_qp(b, a.h(), qpn), EINVAL);
-  EXPECT_ERRNO(cmd::query_xrc_rcv_qp(b, a.h(), qpn), EINVAL);
+  const auto t = tr();
+  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), qpn, t), bad_handle());
+  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), IB_UVERBS_XRC_RCV_QPN_NEW, t), bad_handle());
+  EXPECT_ERRNO(cmd::unreg_xrc_rcv_qp(b, a.h(), qpn, t), bad_handle());
+  EXPECT_ERRNO(cmd::query_xrc_rcv_qp(b, a.h(), qpn, QpAttrMask::AllStandard, t), bad_handle());
   const auto m = xrc_tgt_to_init();
-  EXPECT_ERRNO(cmd::modify_xrc_rcv_qp(b, a.h(), qpn, m.attr, m.mask), EINVAL);
+  EXPECT_ERRNO(cmd::modify_xrc_rcv_qp(b, a.h(), qpn, m.attr, m.mask, t), bad_handle());
+  EXPECT_OK(a.query(qpn));  // the real reference is untouched
 }
 
-TEST_F(XrcdHandle, GarbageHandleIsRejected) {
-  auto a = Peer::open(xrcd_file_);
+TEST_P(XrcdHandle, GarbageHandleIsRejected) {
+  auto a = open();
   auto qpn = MUST(a.create());
   for (std::uint32_t h : {0xdeadbeefU, a.h() + 1000, 0xffffffffU}) {
     SCOPED_TRACE(h);
-    EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(a.ctx, h, IB_UVERBS_XRC_RCV_QPN_NEW), EINVAL);
-    EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(a.ctx, h, qpn), EINVAL);
-    EXPECT_ERRNO(cmd::unreg_xrc_rcv_qp(a.ctx, h, qpn), EINVAL);
-    EXPECT_ERRNO(cmd::query_xrc_rcv_qp(a.ctx, h, qpn), EINVAL);
+    EXPECT_ERRNO(a.reg_via(h, IB_UVERBS_XRC_RCV_QPN_NEW), bad_handle());
+    EXPECT_ERRNO(a.reg_via(h, qpn), bad_handle());
+    EXPECT_ERRNO(a.unreg_via(h, qpn), bad_handle());
+    EXPECT_ERRNO(a.query_via(h, qpn), bad_handle());
+    EXPECT_ERRNO(a.modify_via(h, qpn, xrc_tgt_to_init()), bad_handle());
   }
 }
 
-TEST_F(XrcdHandle, QpOfAnotherXrcdCannotBeRegistered) {
+TEST_P(XrcdHandle, QpOfAnotherXrcdCannotBeRegistered) {
   const std::string other_file = temp_xrcd_path();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(other_file);
+  auto a = open();
+  auto b = open(other_file);
   auto qpn = MUST(a.create());
   EXPECT_ERRNO(b.reg(qpn), EINVAL);
   ::unlink(other_file.c_str());
 }
 
-TEST_F(XrcdHandle, ReferenceCountsOnlyUnderTheQpsOwnXrcd) {
+TEST_P(XrcdHandle, ReferenceCountsOnlyUnderTheQpsOwnXrcd) {
   const std::string other_file = temp_xrcd_path();
-  auto a = Peer::open(xrcd_file_);
+  auto a = open();
   auto x2 = MUST(Xrcd::open(a.ctx, other_file));  // second XRCD, same file
   auto qpn = MUST(a.create());
-  EXPECT_ERRNO(cmd::query_xrc_rcv_qp(a.ctx, x2.handle(), qpn), EINVAL);
-  EXPECT_ERRNO(cmd::unreg_xrc_rcv_qp(a.ctx, x2.handle(), qpn), EINVAL);
-  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(a.ctx, x2.handle(), qpn), EINVAL);
+  EXPECT_ERRNO(a.query_via(x2.handle(), qpn), EINVAL);
+  EXPECT_ERRNO(a.unreg_via(x2.handle(), qpn), EINVAL);
+  EXPECT_ERRNO(a.reg_via(x2.handle(), qpn), EINVAL);
   EXPECT_OK(a.query(qpn));
   ::unlink(other_file.c_str());
 }
 
-TEST_F(XrcdHandle, FilesOpeningTheSameFileShareOneXrcd) {
+TEST_P(XrcdHandle, FilesOpeningTheSameFileShareOneXrcd) {
   REQUIRE_COUNTERS();
   const long before = live_xrcds();
-  auto a = Peer::open(xrcd_file_);
-  auto b = Peer::open(xrcd_file_);
+  auto a = open();
+  auto b = open();
   EXPECT_EQ(live_xrcds(), before + 1);
 }
+
+XRC_BOTH_TRANSPORTS(RegisterNew);
+XRC_BOTH_TRANSPORTS(RegisterExisting);
+XRC_BOTH_TRANSPORTS(Unregister);
+XRC_BOTH_TRANSPORTS(NoReference);
+XRC_BOTH_TRANSPORTS(XrcdHandle);
 
 }  // namespace
 }  // namespace xrc_e2e

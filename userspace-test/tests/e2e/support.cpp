@@ -42,14 +42,14 @@ std::string temp_xrcd_path() {
   return "/tmp/xrc-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".xrcd";
 }
 
-Peer Peer::open(const std::string& xrcd_file) {
+Peer Peer::open(const std::string& xrcd_file, Transport t) {
   auto ctx = must(Context::open(device_path()), "open context");
   auto xrcd = must(Xrcd::open(ctx, xrcd_file), "open XRCD");
-  return Peer{std::move(ctx), std::move(xrcd)};
+  return Peer{std::move(ctx), std::move(xrcd), t};
 }
 
 Result<QpState> Peer::state(std::uint32_t qpn) const {
-  auto a = cmd::query_xrc_rcv_qp(ctx, xrcd.handle(), qpn, QpAttrMask::State);
+  auto a = cmd::query_xrc_rcv_qp(ctx, xrcd.handle(), qpn, QpAttrMask::State, t);
   if (!a) return std::unexpected(a.error());
   return a->qp_state;
 }

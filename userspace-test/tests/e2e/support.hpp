@@ -16,10 +16,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
@@ -73,27 +75,44 @@ template <class T>
 // A fresh path for an XRCD file, removed by the fixture.
 std::string temp_xrcd_path();
 
+// The errno for "xrcd_handle not an XRCD of this file": the write command
+// answers EINVAL, the ioctl framework's IDR lookup ENOENT (series v3).
+[[nodiscard]] constexpr int bad_handle_errno(Transport t) {
+  return t == Transport::ioctl ? ENOENT : EINVAL;
+}
+
 // One uverbs file with an XRCD opened on a shared file: the common unit of
-// these tests ("a file" in abi.md).
+// these tests ("a file" in abi.md).  The four verbs go over `t`.
 struct Peer {
   Context ctx;
   Xrcd xrcd;
-  static Peer open(const std::string& xrcd_file);
+  Transport t = Transport::write;
+  static Peer open(const std::string& xrcd_file, Transport t = Transport::write);
   [[nodiscard]] std::uint32_t h() const { return xrcd.handle(); }
-  Result<std::uint32_t> reg(std::uint32_t qpn) const {
-    return cmd::reg_xrc_rcv_qp(ctx, xrcd.handle(), qpn);
+  [[nodiscard]] Result<std::uint32_t> reg(std::uint32_t qpn) const { return reg_via(h(), qpn); }
+  [[nodiscard]] Result<std::uint32_t> create() const { return reg(IB_UVERBS_XRC_RCV_QPN_NEW); }
+  [[nodiscard]] Status unreg(std::uint32_t qpn) const { return unreg_via(h(), qpn); }
+  [[nodiscard]] Result<QpAttr> query(std::uint32_t qpn) const { return query_via(h(), qpn); }
+  [[nodiscard]] Result<QpState> state(std::uint32_t qpn) const;
+  [[nodiscard]] Status modify(std::uint32_t qpn, const QpModify& m) const {
+    return modify_via(h(), qpn, m);
   }
-  Result<std::uint32_t> create() const { return reg(IB_UVERBS_XRC_RCV_QPN_NEW); }
-  Status unreg(std::uint32_t qpn) const { return cmd::unreg_xrc_rcv_qp(ctx, xrcd.handle(), qpn); }
-  Result<QpAttr> query(std::uint32_t qpn) const {
-    return cmd::query_xrc_rcv_qp(ctx, xrcd.handle(), qpn);
+  // The same through another XRCD handle of this file (or garbage).
+  [[nodiscard]] Result<std::uint32_t> reg_via(std::uint32_t xh, std::uint32_t qpn) const {
+    return cmd::reg_xrc_rcv_qp(ctx, xh, qpn, t);
   }
-  Result<QpState> state(std::uint32_t qpn) const;
-  Status modify(std::uint32_t qpn, const QpModify& m) const {
-    return cmd::modify_xrc_rcv_qp(ctx, xrcd.handle(), qpn, m.attr, m.mask);
+  [[nodiscard]] Status unreg_via(std::uint32_t xh, std::uint32_t qpn) const {
+    return cmd::unreg_xrc_rcv_qp(ctx, xh, qpn, t);
   }
+  [[nodiscard]] Result<QpAttr> query_via(std::uint32_t xh, std::uint32_t qpn) const {
+    return cmd::query_xrc_rcv_qp(ctx, xh, qpn, QpAttrMask::AllStandard, t);
+  }
+  [[nodiscard]] Status modify_via(std::uint32_t xh, std::uint32_t qpn, const QpModify& m) const {
+    return cmd::modify_xrc_rcv_qp(ctx, xh, qpn, m.attr, m.mask, t);
+  }
+  [[nodiscard]] int bad_handle() const { return bad_handle_errno(t); }
   // Drop the XRCD object without CLOSE_XRCD (the file close cleans up).
-  void forget_xrcd() { xrcd.release(); }
+  void forget_xrcd() { (void)xrcd.release(); }
 };
 
 // ------------------------------------------------------------ processes
@@ -188,6 +207,38 @@ class E2eTest : public ::testing::Test {
   long base_xrcds_ = 0;
   bool counters_ = false;
 };
+
+// The suites that run every rule over both transports: TEST_P on a
+// fixture derived from this, instantiated with XRC_BOTH_TRANSPORTS(Suite).
+// Test names end in /write or /ioctl (scripts/e2e.sh counts them so).
+class TransportTest : public E2eTest, public ::testing::WithParamInterface<Transport> {
+ protected:
+  [[nodiscard]] Transport tr() const { return GetParam(); }
+  [[nodiscard]] int bad_handle() const { return bad_handle_errno(tr()); }
+  // A new file on this test's XRCD file (or another), over this transport.
+  Peer open() const { return Peer::open(xrcd_file_, tr()); }
+  Peer open(const std::string& file) const { return Peer::open(file, tr()); }
+};
+
+}  // namespace xrc_e2e
+
+namespace xrcrcv {
+// gtest prints a failed parameterised test's parameter with this.
+inline void PrintTo(Transport t, std::ostream* os) { *os << to_string(t); }
+}  // namespace xrcrcv
+
+namespace xrc_e2e {
+
+struct TransportName {
+  std::string operator()(const ::testing::TestParamInfo<Transport>& i) const {
+    return std::string(to_string(i.param));
+  }
+};
+#define XRC_BOTH_TRANSPORTS(suite)                                                       \
+  INSTANTIATE_TEST_SUITE_P(, suite,                                                     \
+                           ::testing::Values(::xrcrcv::Transport::write,                \
+                                             ::xrcrcv::Transport::ioctl),               \
+                           ::xrc_e2e::TransportName())
 
 #define REQUIRE_INJECT()                                                        \
   do {                                                                          \

@@ -142,6 +142,19 @@ TEST(CliOptions, GlobalOptionsPrecedeTheStep) {
   EXPECT_EQ(o.tag, "B");
 }
 
+TEST(CliOptions, TransportIsWriteUnlessAskedForIoctl) {
+  Options o;
+  std::ostringstream err;
+  EXPECT_EQ(o.transport, xrcrcv::Transport::write);
+  const char* argv[] = {"xrc-rcv", "--transport", "ioctl", "info"};
+  auto i = parse_global_options(4, const_cast<char**>(argv), o, err);
+  ASSERT_TRUE(i);
+  EXPECT_EQ(*i, 3);
+  EXPECT_EQ(o.transport, xrcrcv::Transport::ioctl);
+  const char* bad[] = {"xrc-rcv", "--transport", "carrier-pigeon", "info"};
+  EXPECT_FALSE(parse_global_options(4, const_cast<char**>(bad), o, err));
+}
+
 TEST(CliOptions, UnknownOptionIsRejected) {
   const char* argv[] = {"xrc-rcv", "--bogus"};
   Options o;

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <type_traits>
 
 namespace {
 
@@ -55,6 +58,38 @@ TEST(ErrorFormatting, StreamsAsItsMessage) {
 
 TEST(ErrorFormatting, ConvertsToAGenericErrorCode) {
   EXPECT_EQ(command_error(41, EFAULT).code(), std::errc::bad_address);
+}
+
+// Error::what used to be a string_view: a name built at run time dangled
+// as soon as its string went.  It owns its text now.
+static_assert(std::is_same_v<decltype(Error::what), std::string>, "Error::what owns its text");
+
+TEST(ErrorLifetime, WhatOutlivesTheStringItWasMadeFrom) {
+  Error e;
+  {
+    std::string name = "open " + std::string("/some/dynamic/path/uverbs0");
+    e = sys_error(name, ENOENT);
+    name.assign(name.size(), 'X');  // overwrite the buffer a view would see
+  }
+  EXPECT_EQ(e.what, "open /some/dynamic/path/uverbs0");
+  EXPECT_EQ(e.message(), "open /some/dynamic/path/uverbs0: No such file or directory [ENOENT]");
+}
+
+TEST(ErrorLifetime, CopiesOutliveTheOriginal) {
+  std::optional<Error> a = command_error(41, EINVAL);
+  const Error b = *a;
+  a.reset();
+  EXPECT_EQ(b.what, "REG_XRC_RCV_QP");
+  EXPECT_EQ(b.message(), "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]");
+}
+
+TEST(ErrorFormatting, IoctlErrorNamesTheMethod) {
+  const auto e = ioctl_error(IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, ENOENT);
+  EXPECT_EQ(e.transport, Transport::ioctl);
+  EXPECT_EQ(e.command, 42U);
+  EXPECT_EQ(e.message(), "UNREG_XRC_RCV_QP (ioctl XRCD method 2): No such file or directory [ENOENT]");
+  EXPECT_EQ(errno_name(EPROTONOSUPPORT), "EPROTONOSUPPORT");
+  EXPECT_EQ(errno_name(EACCES), "EACCES");
 }
 
 TEST(ErrorResults, ErrnoOfIsZeroOnSuccessAndTheErrnoOnFailure) {

@@ -94,11 +94,44 @@ TEST(UapiLayout, ModifyFollowsModifyQpFieldForFieldAfterQpHandle) {
   EXPECT_EQ(offsetof(X, attr_mask), 72U);
 }
 
-TEST(UapiLayout, ModifyIsModifyQpMinusQpHandlePlusEightBytesPaddedToEight) {
-  // 112 - 4 (qp_handle) + 8 (xrcd_handle, qp_num) = 116, 8-aligned: 120.
+TEST(UapiLayout, ModifyIsModifyQpMinusQpHandlePlusEightBytesThenReserved2) {
+  // 112 - 4 (qp_handle) + 8 (xrcd_handle, qp_num) = 116, then v3's
+  // explicit reserved2 up to the 8-aligned driver_data: 120.
   EXPECT_EQ(sizeof(ib_uverbs_modify_qp), 112U);
   EXPECT_EQ(offsetof(ib_uverbs_modify_xrc_rcv_qp, reserved) + 2, 116U);
+  EXPECT_EQ(offsetof(ib_uverbs_modify_xrc_rcv_qp, reserved2), 116U);
+  EXPECT_EQ(sizeof(ib_uverbs_modify_xrc_rcv_qp{}.reserved2), 4U);
+  EXPECT_EQ(offsetof(ib_uverbs_modify_xrc_rcv_qp, driver_data), 120U);
   EXPECT_EQ(sizeof(ib_uverbs_modify_xrc_rcv_qp), 120U);
+}
+
+TEST(UapiLayout, XrcdMethodsContinueAfterDestroy) {
+  EXPECT_EQ(UVERBS_METHOD_XRCD_DESTROY, 0);
+  EXPECT_EQ(UVERBS_METHOD_XRCD_REG_RCV_QP, 1);
+  EXPECT_EQ(UVERBS_METHOD_XRCD_UNREG_RCV_QP, 2);
+  EXPECT_EQ(UVERBS_METHOD_XRCD_MODIFY_RCV_QP, 3);
+  EXPECT_EQ(UVERBS_METHOD_XRCD_QUERY_RCV_QP, 4);
+}
+
+TEST(UapiLayout, MethodAttributesAreNumberedAsV3DeclaresThem) {
+  EXPECT_EQ(UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE, 0);
+  EXPECT_EQ(UVERBS_ATTR_REG_RCV_QP_NUM, 1);
+  EXPECT_EQ(UVERBS_ATTR_REG_RCV_QP_RESP_NUM, 2);
+  EXPECT_EQ(UVERBS_ATTR_UNREG_RCV_QP_XRCD_HANDLE, 0);
+  EXPECT_EQ(UVERBS_ATTR_UNREG_RCV_QP_NUM, 1);
+  EXPECT_EQ(UVERBS_ATTR_MODIFY_RCV_QP_XRCD_HANDLE, 0);
+  EXPECT_EQ(UVERBS_ATTR_MODIFY_RCV_QP_NUM, 1);
+  EXPECT_EQ(UVERBS_ATTR_MODIFY_RCV_QP_ATTR, 2);
+  EXPECT_EQ(UVERBS_ATTR_QUERY_RCV_QP_XRCD_HANDLE, 0);
+  EXPECT_EQ(UVERBS_ATTR_QUERY_RCV_QP_NUM, 1);
+  EXPECT_EQ(UVERBS_ATTR_QUERY_RCV_QP_ATTR_MASK, 2);
+  EXPECT_EQ(UVERBS_ATTR_QUERY_RCV_QP_RESP, 3);
+}
+
+TEST(UapiLayout, IoctlHeaderAndAttributeHaveTheFrameworksSizes) {
+  EXPECT_EQ(sizeof(ib_uverbs_ioctl_hdr), 24U);
+  EXPECT_EQ(sizeof(ib_uverbs_attr), 16U);
+  EXPECT_EQ(offsetof(ib_uverbs_attr, data), 8U);
 }
 
 TEST(UapiLayout, AsyncEventRecordIsSixteenBytes) {

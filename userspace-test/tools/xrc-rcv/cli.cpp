@@ -73,6 +73,7 @@ bool file_exists(const std::string& p) {
 
 void print_usage(std::ostream& o) {
   o << "usage: xrc-rcv [--device PATH] [--xrcd-file PATH] [--tag NAME] [--keep-going]\n"
+       "               [--transport write|ioctl]   (default write)\n"
        "               STEP [ARGS...]          run one step\n"
        "       xrc-rcv [opts] run \"STEP; STEP; ...\"   run a script in one context\n"
        "       xrc-rcv [opts] shell            read steps from stdin, line by line\n"
@@ -131,6 +132,18 @@ std::optional<int> parse_global_options(int argc, char** argv, Options& opts, st
       const char* v = value("--tag");
       if (!v) return std::nullopt;
       opts.tag = v;
+    } else if (a == "--transport" || a == "-T") {
+      const char* v = value("--transport");
+      if (!v) return std::nullopt;
+      const std::string_view t(v);
+      if (t == "write") {
+        opts.transport = Transport::write;
+      } else if (t == "ioctl") {
+        opts.transport = Transport::ioctl;
+      } else {
+        err << "xrc-rcv: --transport is write or ioctl, not " << t << "\n";
+        return std::nullopt;
+      }
     } else if (a == "--keep-going" || a == "-k") {
       opts.keep_going = true;
     } else if (a == "--help" || a == "-h") {
@@ -163,7 +176,8 @@ Session::~Session() {
   if (ctx_) {
     if (held)
       line() << "closing uverbs file: the kernel drops " << held << " reference(s)\n";
-    ctx_->close();
+    if (const int e = ctx_->close(); e != 0)
+      line() << "closing uverbs file: " << sys_error("close", e).message() << "\n";
   }
   out_.flush();
 }
@@ -231,7 +245,7 @@ std::optional<std::uint32_t> Session::resolve_qpn(const std::vector<std::string>
 
 int Session::step_create() {
   if (int rc = ensure_open()) return rc;
-  auto r = RcvQpRegistration::create(*xrcd_);
+  auto r = RcvQpRegistration::create(*xrcd_, opts_.transport);
   if (!r) return fail(r.error());
   const auto qpn = r->qp_num();
   current_ = qpn;
@@ -247,7 +261,7 @@ int Session::step_reg(const std::vector<std::string>& w) {
   if (!q) return 2;
   if (*q == IB_UVERBS_XRC_RCV_QPN_NEW) return step_create();
   if (int rc = ensure_open()) return rc;
-  auto r = RcvQpRegistration::reg(*xrcd_, *q);
+  auto r = RcvQpRegistration::reg(*xrcd_, *q, opts_.transport);
   if (!r) return fail(r.error());
   current_ = *q;
   regs_[*q].push_back(std::move(*r));
@@ -264,7 +278,7 @@ int Session::step_unreg(const std::vector<std::string>& w) {
   auto it = regs_.find(*q);
   if (it == regs_.end() || it->second.empty()) {
     // Not ours: send it anyway so the kernel's answer is visible.
-    if (auto st = cmd::unreg_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q); !st) return fail(st.error());
+    if (auto st = cmd::unreg_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, opts_.transport); !st) return fail(st.error());
     line() << "  -> unregistered qpn " << hexqpn(*q) << " (not tracked here)\n";
     return 0;
   }
@@ -279,7 +293,8 @@ int Session::step_query(const std::vector<std::string>& w) {
   auto q = resolve_qpn(w, 1);
   if (!q) return 2;
   if (int rc = ensure_open()) return rc;
-  auto a = cmd::query_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q);
+  auto a = cmd::query_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, QpAttrMask::AllStandard,
+                                opts_.transport);
   if (!a) return fail(a.error());
   line() << "  -> qpn " << hexqpn(*q) << ": " << describe(*a) << "\n";
   return 0;
@@ -376,9 +391,11 @@ int Session::step_modify(const std::vector<std::string>& w) {
   if (int rc = ensure_open()) return rc;
   line() << "  modify qpn " << hexqpn(*q) << " to " << to_string(m.attr.qp_state) << " mask "
          << to_string(send_mask) << "\n";
-  if (auto st = cmd::modify_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, m.attr, send_mask); !st)
+  if (auto st = cmd::modify_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, m.attr, send_mask,
+                                         opts_.transport);
+      !st)
     return fail(st.error());
-  auto a = cmd::query_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, QpAttrMask::State);
+  auto a = cmd::query_xrc_rcv_qp(*ctx_, xrcd_->handle(), *q, QpAttrMask::State, opts_.transport);
   line() << "  -> ok, state now " << (a ? to_string(a->qp_state) : std::string_view("?"))
          << "\n";
   return 0;

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+
 #include <vector>
 
 namespace xrcrcv::cli {
@@ -19,6 +20,7 @@ struct Options {
   std::string xrcd_file = "/tmp/xrc-rcv.xrcd";
   std::string tag;          // printed as "[tag] " before each line
   bool keep_going = false;  // go on after a failed step
+  Transport transport = Transport::write;  // how the four verbs are sent
 };
 
 // Global options from argv; returns the index of the first non-option or

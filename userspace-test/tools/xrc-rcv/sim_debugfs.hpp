@@ -1,6 +1,9 @@
 // Access to the debugfs knobs of the simulated device module xrc_sim:
 //   live_qps, live_xrcds  decimal counters (read)
 //   inject_event          write "<qpn> <event_type>\n" to raise an event
+//   modify_qp_udata       what the driver's modify_qp last received as
+//                         udata (read), write anything to clear it
+// and the module parameter /sys/module/xrc_sim/parameters/xrc.
 // Used by the CLI's `counters`/`inject` steps and by the e2e tests.
 #pragma once
 
@@ -10,6 +13,14 @@
 #include <string>
 
 namespace xrcrcv::sim {
+
+// The udata the driver's modify_qp got on its last call.
+struct ModifyUdata {
+  long calls = 0;       // modify_qp calls since load or the last clear
+  bool null = false;    // udata was NULL (the kernel-QP path of mlx4)
+  long inlen = 0;       // udata->inlen (driver data that reached the driver)
+  long outlen = 0;      // udata->outlen
+};
 
 class Debugfs {
  public:
@@ -29,7 +40,16 @@ class Debugfs {
   [[nodiscard]] Result<long> live_qps() const { return read_counter("live_qps"); }
   [[nodiscard]] Result<long> live_xrcds() const { return read_counter("live_xrcds"); }
   [[nodiscard]] Result<long> read_counter(const std::string& name) const;
-  Status inject_event(std::uint32_t qp_num, std::uint32_t event_type) const;
+  [[nodiscard]] Status inject_event(std::uint32_t qp_num, std::uint32_t event_type) const;
+
+  [[nodiscard]] bool has_modify_udata() const;  // modify_qp_udata exists
+  [[nodiscard]] Result<ModifyUdata> modify_udata() const;
+  [[nodiscard]] Status clear_modify_udata() const;
+
+  // The module parameter xrc (Y: the device offers XRC, N: loaded with
+  // xrc=0); ENOENT when xrc_sim has no such parameter.
+  [[nodiscard]] static Result<bool> xrc_enabled(
+      const std::string& param = "/sys/module/xrc_sim/parameters/xrc");
 
  private:
   std::string dir_;

@@ -1,0 +1,121 @@
+// Contract v2: references are held per (uverbs file, XRCD), not per XRCD
+// handle.  A file that opens one XRCD twice (two OPEN_XRCD of one inode:
+// two handles on one struct ib_xrcd) has one set of references: REG and
+// UNREG through either handle count in the same place, an event comes
+// once to the file, and CLOSE_XRCD is EBUSY only on the file's last
+// handle on that XRCD while references are held.
+#include "support.hpp"
+
+#include <algorithm>
+
+namespace xrc_e2e {
+namespace {
+
+constexpr std::uint32_t kQpFatal = 1;
+
+class TwoHandles : public TransportTest {
+ protected:
+  // A file with two handles on this test's XRCD: p.h() and second.
+  struct TwoHandled {
+    Peer p;
+    Xrcd second;
+  };
+  TwoHandled open_twice() {
+    auto p = open();
+    auto x = MUST(Xrcd::open(p.ctx, xrcd_file_));
+    return TwoHandled{std::move(p), std::move(x)};
+  }
+};
+
+TEST_P(TwoHandles, BothHandlesNameTheSameXrcd) {
+  REQUIRE_COUNTERS();
+  const long before = live_xrcds();
+  auto f = open_twice();
+  EXPECT_NE(f.p.h(), f.second.handle());
+  EXPECT_EQ(live_xrcds(), before + 1);
+}
+
+TEST_P(TwoHandles, RegThroughOneHandleIsUnregisteredThroughTheOther) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());  // through handle A
+  EXPECT_OK(f.p.query_via(f.second.handle(), qpn));
+  ASSERT_OK(f.p.unreg_via(f.second.handle(), qpn));  // through handle B
+  EXPECT_EQ(wait_live_qps(before), before);
+  EXPECT_ERRNO(f.p.unreg(qpn), EINVAL);  // there was only one reference
+}
+
+TEST_P(TwoHandles, ReferencesThroughEitherHandleCountInOnePlace) {
+  REQUIRE_COUNTERS();
+  const long before = live_qps();
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());                  // A: 1
+  ASSERT_OK(f.p.reg_via(f.second.handle(), qpn));  // B: 2
+  ASSERT_OK(f.p.unreg(qpn));                       // A: 1
+  ASSERT_OK(f.p.unreg(qpn));                       // A again: 0, though A made only one
+  EXPECT_EQ(wait_live_qps(before), before);
+  EXPECT_ERRNO(f.p.unreg_via(f.second.handle(), qpn), EINVAL);
+}
+
+TEST_P(TwoHandles, EventComesOncePerFileNotOncePerHandle) {
+  REQUIRE_INJECT();
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());
+  ASSERT_OK(f.p.reg_via(f.second.handle(), qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  auto evs = MUST(read_events(f.p.ctx, 500ms));
+  const auto more = MUST(read_events(f.p.ctx, 300ms));
+  evs.insert(evs.end(), more.begin(), more.end());
+  ASSERT_EQ(evs.size(), 1U);
+  EXPECT_EQ(evs[0].xrc_qp_num(), qpn);
+  EXPECT_EQ(evs[0].event_type, kQpFatal | IB_UVERBS_XRC_QP_EVENT_FLAG);
+}
+
+TEST_P(TwoHandles, ClosingOneOfTwoHandlesSucceedsWhileReferencesAreHeld) {
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());       // through A
+  EXPECT_OK(f.p.xrcd.close());         // A goes: B still reaches the references
+  EXPECT_OK(f.p.query_via(f.second.handle(), qpn));
+  EXPECT_ERRNO(f.second.close(), EBUSY);  // B is the last handle
+  EXPECT_TRUE(f.second.owns());
+  ASSERT_OK(f.p.unreg_via(f.second.handle(), qpn));
+  EXPECT_OK(f.second.close());
+}
+
+TEST_P(TwoHandles, EitherHandleMayBeTheOneClosedFirst) {
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());  // through A
+  EXPECT_OK(f.second.close());    // B goes first this time
+  EXPECT_ERRNO(f.p.xrcd.close(), EBUSY);
+  EXPECT_OK(f.p.query(qpn));
+  ASSERT_OK(f.p.unreg(qpn));
+  EXPECT_OK(f.p.xrcd.close());
+}
+
+TEST_P(TwoHandles, ClosedHandleNoLongerReachesTheReferences) {
+  auto f = open_twice();
+  auto qpn = MUST(f.p.create());
+  const auto a = f.p.h();
+  ASSERT_OK(f.p.xrcd.close());
+  EXPECT_ERRNO(f.p.unreg_via(a, qpn), bad_handle());
+  EXPECT_ERRNO(f.p.query_via(a, qpn), bad_handle());
+  ASSERT_OK(f.p.unreg_via(f.second.handle(), qpn));  // still one reference
+}
+
+TEST_P(TwoHandles, AnotherFilesHandlesAreSeparate) {
+  auto f = open_twice();
+  auto b = open();
+  auto qpn = MUST(f.p.create());
+  EXPECT_ERRNO(b.unreg(qpn), EINVAL);
+  ASSERT_OK(b.reg(qpn));
+  EXPECT_ERRNO(b.xrcd.close(), EBUSY);  // b's only handle
+  EXPECT_OK(f.second.close());          // f's references stay reachable via A
+  EXPECT_OK(f.p.query(qpn));
+  ASSERT_OK(b.unreg(qpn));
+}
+
+XRC_BOTH_TRANSPORTS(TwoHandles);
+
+}  // namespace
+}  // namespace xrc_e2e

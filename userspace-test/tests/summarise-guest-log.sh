@@ -1,0 +1,126 @@
+#!/bin/bash
+# Counts the gtest results of a guest log (tests/guest-run.sh output),
+# per section and, for the end-to-end suites, per transport; checks every
+# skip against the allow-list.  scripts/e2e.sh runs it.
+#
+#   summarise-guest-log.sh LOG ALLOW-LIST SUMMARY-OUT
+#
+# Writes SUMMARY-OUT as key=value lines:
+#   unit_{passed,failed,skipped}            xrc_unit_tests in the guest
+#   e2e_write_{passed,failed,skipped}       end-to-end tests over write
+#   e2e_ioctl_{passed,failed,skipped}       ... over ioctl
+#   e2e_{passed,failed,skipped}             both, all end-to-end sections
+#   e2e_skipped_allowed, e2e_skipped_unlisted
+#   rmmod_{passed,failed,skipped}           device removal
+#   noxrc_{passed,failed,skipped}           the xrc=0 section (in e2e_* too)
+# A test counts as ioctl when its name ends in /ioctl or its suite starts
+# with "Ioctl"; every other end-to-end test uses write.
+# Exits 1 on an unlisted skip, an allow-list entry without a reason, a
+# section that ran no test, or a failed test; 0 otherwise.
+set -uo pipefail
+
+[ $# -eq 3 ] || { sed -n '2,18s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+log=$1 allow=$2 out=$3
+[ -f "$log" ] || { echo "summary: no such log: $log" >&2; exit 2; }
+[ -f "$allow" ] || { echo "summary: no allow-list: $allow" >&2; exit 2; }
+
+status=0
+# Allow-list: SUITE PATTERN REASON...
+declare -a allow_suite allow_pat
+while read -r s p reason; do
+	case $s in '' | '#'*) continue ;; esac
+	if [ -z "${reason:-}" ]; then
+		echo "summary: FAIL: allow-list entry without a reason: $s $p"
+		status=1
+	fi
+	allow_suite+=("$s")
+	allow_pat+=("$p")
+done < "$allow"
+
+allowed() { # SUITE NAME
+	local i
+	for i in "${!allow_suite[@]}"; do
+		# shellcheck disable=SC2053
+		[ "${allow_suite[$i]}" = "$1" ] && [[ $2 == ${allow_pat[$i]} ]] && return 0
+	done
+	return 1
+}
+
+# section<TAB>result<TAB>name for every finished test (lines with a time:
+# gtest repeats FAILED/SKIPPED names without one in its final summary; a
+# failed parameterised test has ", where GetParam() = ..." before it).
+results=$(tr -d '\r' < "$log" | awk '
+	/^XRC-SUITE=/ { sect = substr($0, 11); next }
+	sect != "" && match($0, /^\[ +(OK|FAILED|SKIPPED) +\] [^ ,]+(, where .*)? \([0-9]+ ms\)$/) {
+		r = $0; sub(/^\[ +/, "", r); res = r; sub(/ .*/, "", res)
+		name = r; sub(/^[A-Z]+ +\] /, "", name); sub(/ \([0-9]+ ms\)$/, "", name)
+		sub(/, where .*/, "", name)
+		printf "%s\t%s\t%s\n", sect, res, name
+	}')
+
+declare -A n
+for k in unit rmmod noxrc e2e_write e2e_ioctl; do
+	for r in passed failed skipped; do n[${k}_$r]=0; done
+done
+skipped_allowed=0 skipped_unlisted=0
+while IFS=$'\t' read -r sect res name; do
+	[ -n "$sect" ] || continue
+	case $res in OK) r=passed ;; FAILED) r=failed ;; *) r=skipped ;; esac
+	case $sect in
+	unit) key=unit ;;
+	rmmod) key=rmmod ;;
+	e2e | e2e-noxrc)
+		case $name in
+		*/ioctl | Ioctl*) key=e2e_ioctl ;;
+		*) key=e2e_write ;;
+		esac
+		[ "$sect" = e2e-noxrc ] && n[noxrc_$r]=$((n[noxrc_$r] + 1))
+		;;
+	*) continue ;;
+	esac
+	n[${key}_$r]=$((n[${key}_$r] + 1))
+	if [ "$r" = skipped ]; then
+		if allowed "$sect" "$name"; then
+			[ "$key" = unit ] || [ "$key" = rmmod ] || skipped_allowed=$((skipped_allowed + 1))
+		else
+			echo "summary: FAIL: $sect: $name skipped, and it is not on $allow"
+			[ "$key" = unit ] || [ "$key" = rmmod ] || skipped_unlisted=$((skipped_unlisted + 1))
+			status=1
+		fi
+	fi
+	if [ "$r" = failed ]; then
+		echo "summary: FAIL: $sect: $name failed"
+		status=1
+	fi
+done <<< "$results"
+
+total() { echo $((n[${1}_passed] + n[${1}_failed] + n[${1}_skipped])); }
+for s in unit e2e_write e2e_ioctl rmmod noxrc; do
+	if [ "$(total $s)" -eq 0 ]; then
+		echo "summary: FAIL: no $s test ran (see $log)"
+		status=1
+	fi
+done
+
+{
+	for k in unit e2e_write e2e_ioctl; do
+		for r in passed failed skipped; do echo "${k}_$r=${n[${k}_$r]}"; done
+	done
+	for r in passed failed skipped; do
+		echo "e2e_$r=$((n[e2e_write_$r] + n[e2e_ioctl_$r]))"
+	done
+	echo "e2e_skipped_allowed=$skipped_allowed"
+	echo "e2e_skipped_unlisted=$skipped_unlisted"
+	for k in noxrc rmmod; do
+		for r in passed failed skipped; do echo "${k}_$r=${n[${k}_$r]}"; done
+	done
+} > "$out"
+
+printf '%-10s %7s %7s %8s\n' "" passed failed skipped
+for k in unit e2e_write e2e_ioctl noxrc rmmod; do
+	printf '%-10s %7d %7d %8d\n' "${k#e2e_}" "${n[${k}_passed]}" "${n[${k}_failed]}" \
+		"${n[${k}_skipped]}"
+done
+echo "(noxrc, the xrc=0 section, is counted in write and ioctl too; skips allowed" \
+	"by the list: $skipped_allowed, not allowed: $skipped_unlisted)"
+exit $status

@@ -1,0 +1,69 @@
+#!/bin/bash
+# ctest: summarise-guest-log.sh counts per transport and refuses skips
+# that the allow-list does not name.  Fabricated guest logs, no guest.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+sum="$here/summarise-guest-log.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # NAME WANT-RC LOG ALLOW [KEY=VALUE...]
+	local name=$1 want=$2 log=$3 allow=$4 rc kv
+	shift 4
+	"$sum" "$log" "$allow" "$tmp/out" > "$tmp/stdout" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL $name: exit $rc, want $want"; cat "$tmp/stdout"; fails=$((fails + 1)); return
+	fi
+	for kv in "$@"; do
+		grep -qx "$kv" "$tmp/out" || { echo "FAIL $name: no $kv in"; cat "$tmp/out"; fails=$((fails + 1)); }
+	done
+	echo "ok   $name"
+}
+log() { # sections from stdin
+	cat > "$tmp/$1.log"
+}
+printf 'e2e Flaky.Test/* a reason\n' > "$tmp/allow"
+printf 'e2e Flaky.Test/*\n' > "$tmp/allow-noreason"
+
+log good <<'L'
+XRC-SUITE=unit
+[       OK ] Wire.Encodes (0 ms)
+XRC-SUITE=e2e
+[       OK ] Reg.Creates/write (3 ms)
+[       OK ] Reg.Creates/ioctl (3 ms)
+[       OK ] BadInput.Short (1 ms)
+[       OK ] IoctlBadInput.Short (1 ms)
+[  SKIPPED ] Flaky.Test/ioctl (0 ms)
+[  SKIPPED ] Flaky.Test/ioctl
+XRC-SUITE=rmmod
+[       OK ] Removal.Eio (9 ms)
+XRC-SUITE=e2e-noxrc
+[       OK ] NoXrc.Reg/write (1 ms)
+[       OK ] NoXrc.Reg/ioctl (1 ms)
+L
+check counts-per-transport 0 "$tmp/good.log" "$tmp/allow" \
+	unit_passed=1 e2e_write_passed=3 e2e_ioctl_passed=3 e2e_ioctl_skipped=1 \
+	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1
+check entry-without-reason 1 "$tmp/good.log" "$tmp/allow-noreason"
+
+sed 's|Flaky.Test/ioctl|Reg.Other/ioctl|' "$tmp/good.log" > "$tmp/unlisted.log"
+check unlisted-skip-fails 1 "$tmp/unlisted.log" "$tmp/allow" e2e_skipped_unlisted=1
+
+sed 's|\[       OK \] Reg.Creates/write (3 ms)|[  FAILED  ] Reg.Creates/write (3 ms)|' "$tmp/good.log" > "$tmp/failed.log"
+check failed-test-fails 1 "$tmp/failed.log" "$tmp/allow" e2e_write_failed=1
+
+# gtest names the parameter of a failed parameterised test
+sed 's|\[       OK \] NoXrc.Reg/ioctl (1 ms)|[  FAILED  ] NoXrc.Reg/ioctl, where GetParam() = ioctl (1 ms)|' \
+	"$tmp/good.log" > "$tmp/failed-param.log"
+check failed-param-test-counts 1 "$tmp/failed-param.log" "$tmp/allow" e2e_ioctl_failed=1 \
+	noxrc_failed=1 e2e_ioctl_passed=2
+
+grep -v 'rmmod\|Removal' "$tmp/good.log" > "$tmp/norm.log"
+check missing-section-fails 1 "$tmp/norm.log" "$tmp/allow"
+
+# every test skipped, as with a wrong device path
+sed -E 's/\[       OK \]/[  SKIPPED ]/' "$tmp/good.log" > "$tmp/allskip.log"
+check all-skipped-fails 1 "$tmp/allskip.log" "$tmp/allow"
+
+[ "$fails" -eq 0 ] && echo "summary checks passed" || exit 1
