@@ -39,6 +39,29 @@ wait $a || true
 touch $d/a-gone
 wait $b
 
+# Resource tracking, as `rdma resource show qp` asks nldev for it: a QP
+# that REG created is listed while it lives, as a kernel QP of ib_uverbs
+# like a CREATE_QP(XRC_TGT) QP, and is gone from the list with its last
+# reference.
+echo "XRC-SUITE=restrack"
+r=/tmp/xrc-restrack
+mkdir -p $r
+XRC_RCV_XRCD_FILE=$r/xrcd xrc-rcv --tag R run "create; save $r/qpn; touch $r/made;
+	wait-file $r/listed; unreg" &
+p=$!
+while [ ! -e $r/made ]; do sleep 0.1; done
+qpn=$(($(cat $r/qpn)))
+rdma-res-qp > $r/live
+touch $r/listed
+wait $p
+rdma-res-qp > $r/after
+echo "[restrack] QP $qpn: $(grep " lqpn=$qpn " $r/live)"
+grep -q " lqpn=$qpn .*kern=ib_uverbs" $r/live ||
+	{ echo "[restrack] FAILED: QP $qpn is not listed as ib_uverbs'"; cat $r/live; exit 1; }
+! grep -q " lqpn=$qpn " $r/after ||
+	{ echo "[restrack] FAILED: QP $qpn still listed after its last UNREG"; exit 1; }
+echo "[restrack] passed"
+
 echo "XRC-SUITE=rmmod"
 XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests
 

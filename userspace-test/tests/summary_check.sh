@@ -36,6 +36,9 @@ XRC-SUITE=e2e
 [       OK ] IoctlBadInput.Short (1 ms)
 [  SKIPPED ] Flaky.Test/ioctl (0 ms)
 [  SKIPPED ] Flaky.Test/ioctl
+XRC-SUITE=restrack
+[restrack] QP 17: dev=xrc_sim0 lqpn=17 type=10 kern=ib_uverbs
+[restrack] passed
 XRC-SUITE=rmmod
 [       OK ] Removal.Eio (9 ms)
 XRC-SUITE=e2e-noxrc
@@ -44,7 +47,7 @@ XRC-SUITE=e2e-noxrc
 L
 check counts-per-transport 0 "$tmp/good.log" "$tmp/allow" \
 	unit_passed=1 e2e_write_passed=3 e2e_ioctl_passed=3 e2e_ioctl_skipped=1 \
-	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1
+	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1 restrack=passed
 check entry-without-reason 1 "$tmp/good.log" "$tmp/allow-noreason"
 
 sed 's|Flaky.Test/ioctl|Reg.Other/ioctl|' "$tmp/good.log" > "$tmp/unlisted.log"
@@ -58,6 +61,9 @@ sed 's|\[       OK \] NoXrc.Reg/ioctl (1 ms)|[  FAILED  ] NoXrc.Reg/ioctl, where
 	"$tmp/good.log" > "$tmp/failed-param.log"
 check failed-param-test-counts 1 "$tmp/failed-param.log" "$tmp/allow" e2e_ioctl_failed=1 \
 	noxrc_failed=1 e2e_ioctl_passed=2
+
+sed 's|\[restrack\] passed|[restrack] FAILED: QP 17 is not listed|' "$tmp/good.log" > "$tmp/norestrack.log"
+check restrack-failure-fails 1 "$tmp/norestrack.log" "$tmp/allow" restrack=failed
 
 grep -v 'rmmod\|Removal' "$tmp/good.log" > "$tmp/norm.log"
 check missing-section-fails 1 "$tmp/norm.log" "$tmp/allow"
