@@ -1,4 +1,4 @@
 #!/bin/bash
 # make rdma-core-export: format-patch the workbench back into patches/rdma-core/
 source "$(dirname "$0")/lib.sh"
-"$RC_DIR/export.py" "$RC_TREE" "$RC_BASE_REF" "$RC_SERIES_REF" "$RC_BASE_COMMIT"
+rc_export "$RC_TREE" "$RC_BASE_REF" "$RC_SERIES_REF" "$RC_BASE_COMMIT"

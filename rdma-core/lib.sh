@@ -46,3 +46,9 @@ rc_source() {
   sha256 $RC_TARBALL_SHA256), passed as RDMA_CORE_SRC=/path/to/rdma-core-$RC_VERSION.tar.xz"
 	echo "$(cd "$(dirname "$src")" && pwd)/$(basename "$src")"
 }
+
+# The kernel series' export script, pointed at the rdma-core series
+rc_export() { # TREE BASE_REF SERIES_REF BASE_COMMIT [OUTDIR]
+	EXPORT_PATCHES="$TOP/patches/rdma-core" EXPORT_PREFIX="PATCH rdma-core" \
+		SERIES_VERSION= "$TOP/scripts/export.py" "$@"
+}

@@ -13,7 +13,7 @@ git -C "$rt" am --abort >/dev/null 2>&1 || true
 git -C "$rt" checkout -q -f --detach "$RC_BASE_REF"
 git -C "$rt" am -q --committer-date-is-author-date $(rc_patches) ||
 	die "patches/rdma-core/ does not apply with git am onto $RC_BASE_COMMIT"
-"$RC_DIR/export.py" "$rt" "$RC_BASE_REF" HEAD "$RC_BASE_COMMIT" "$out" >/dev/null
+rc_export "$rt" "$RC_BASE_REF" HEAD "$RC_BASE_COMMIT" "$out" >/dev/null
 diff -r "$RC_PATCHES" "$out" ||
 	die "git am + format-patch does not reproduce patches/rdma-core/"
 step "rdma-core roundtrip: git am + format-patch reproduces all $(ls "$out" | wc -l) files of patches/rdma-core/"

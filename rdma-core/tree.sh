@@ -59,7 +59,7 @@ if [ -d "$RC_TREE" ] && [ -f "$state" ]; then
 		exit 0
 	fi
 	if [ "$applied_head" != "$head" ] && [ -z "${FORCE:-}" ]; then
-		if "$RC_DIR/export.py" "$RC_TREE" "$RC_BASE_REF" "$RC_SERIES_REF" "$RC_BASE_COMMIT" "$state.export" >/dev/null &&
+		if rc_export "$RC_TREE" "$RC_BASE_REF" "$RC_SERIES_REF" "$RC_BASE_COMMIT" "$state.export" >/dev/null &&
 			diff -rq "$RC_PATCHES" "$state.export" >/dev/null; then
 			rm -rf "$state.export"
 			echo "$(stamp) $head" > "$state"

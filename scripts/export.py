@@ -3,6 +3,10 @@
 
   export.py TREE BASE_REF SERIES_REF BASE_COMMIT [OUTDIR]
 
+Serves the rdma-core series too: EXPORT_PATCHES names its patches/
+directory (default: this repository's patches/) and EXPORT_PREFIX its
+subject prefix (default "PATCH", or "PATCH vN" for SERIES_VERSION=N).
+
 
 The cover letter's subject, date and text are kept from patches/, the
 rest (numbering, shortlog, diffstat, base-commit) is regenerated, and
@@ -17,12 +21,13 @@ import tempfile
 from pathlib import Path
 
 TOP = Path(__file__).resolve().parent.parent
-PATCHES = TOP / "patches"
+PATCHES = Path(os.environ.get("EXPORT_PATCHES", TOP / "patches"))
 COVER = "0000-cover-letter.patch"
 SHORTLOG = re.compile(r"^\S.* \(\d+\):$", re.M)
 # The series' version, in every subject: "[PATCH v3 n/m]"
 VERSION = os.environ.get("SERIES_VERSION", "")
-PREFIX = f"PATCH v{VERSION}" if VERSION not in ("", "1") else "PATCH"
+PREFIX = os.environ.get("EXPORT_PREFIX") or (
+    f"PATCH v{VERSION}" if VERSION not in ("", "1") else "PATCH")
 
 
 def old_cover():
@@ -53,7 +58,7 @@ def format_patch(tree, base_ref, series_ref, base_commit, outdir):
 def fill_cover(path, kept):
     text = path.read_text()
     if kept is None:
-        print(f"note: no cover letter in patches/: write one in {COVER}")
+        print(f"note: no cover letter in {PATCHES}: write one in {COVER}")
         return
     subject, date, blurb = kept
     text = text.replace("*** SUBJECT HERE ***", subject, 1)
