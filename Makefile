@@ -53,7 +53,8 @@ help:
 	@echo 'make coccinelle Coccinelle on the files the series touches (head vs base)'
 	@echo 'make kunit      the KUnit suites under QEMU (KASAN, lockdep, kmemleak)'
 	@echo 'make e2e        C++ suites in a QEMU guest: patched kernel + simulated device'
-	@echo 'make demo       the life of a shared receive QP, step by step, in the guest'
+	@echo 'make demo       the life of a shared receive QP, step by step, in the guest,'
+	@echo '                then an OFED 1.5-style program sharing one (libibverbs)'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
 	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
 	@echo '                ratios, JSON (BENCH_ARGS="--trials 51" to tune)'
@@ -96,6 +97,7 @@ e2e: tree
 
 demo: tree
 	@scripts/demo.sh
+	@$(MAKE) --no-print-directory rdma-core-demo
 
 vm-run: tree
 	@scripts/vm-run.sh "$(PROG)" $(ARGS)

@@ -21,7 +21,7 @@ export RDMA_CORE_SRC
 
 .PHONY: rdma-core-deps rdma-core-tree rdma-core-export rdma-core-roundtrip \
 	rdma-core-build rdma-core-check ofa-compat-test xrc-sim-provider rdma-core-test \
-	rdma-core-guest
+	rdma-core-guest rdma-core-demo
 
 rdma-core-deps:
 	@$(RC_MK_DIR)/deps.sh
@@ -53,3 +53,7 @@ rdma-core-test: rdma-core-roundtrip rdma-core-check ofa-compat-test xrc-sim-prov
 # The guest needs the kernel workbench (tree) for the series' kernel and xrc_sim
 rdma-core-guest: tree ofa-compat-test xrc-sim-provider
 	@$(RC_MK_DIR)/guest.sh
+
+# make demo's second half: an OFED 1.5-style program through libibverbs
+rdma-core-demo: tree ofa-compat-test xrc-sim-provider
+	@$(RC_MK_DIR)/guest.sh demo
