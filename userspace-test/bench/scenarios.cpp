@@ -263,7 +263,17 @@ void Bench::mpi() {
         const long long live0 = live_qps();
         for (long r = 0; r < p; ++r) {
           const pid_t pid = fork();
-          if (pid < 0) throw Fatal(std::string("fork: ") + std::strerror(errno));
+          if (pid < 0) {
+            // Let the ranks already forked run through and exit.
+            const int e = errno;
+            sh->failed.store(1);
+            for (auto* w : {&sh->go, &sh->close}) {
+              w->store(1);
+              (void)futex(w, FUTEX_WAKE, INT_MAX);
+            }
+            for (const pid_t kid : kids) (void)waitpid(kid, nullptr, 0);
+            throw Fatal(std::string("fork: ") + std::strerror(e));
+          }
           if (pid == 0) rank(*sh, r, p, n, v == 0, opt_);
           kids.push_back(pid);
         }
