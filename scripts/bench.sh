@@ -12,7 +12,9 @@
 #                          (e.g. "--trials 31 --held 1,1000"; see
 #                          userspace-test/bench/README.md)
 #              BENCH_TIMEOUT  seconds for the whole guest run
-# Results: $BUILD/bench[-tiny]/{results.json,results.md,guest.log}
+#              BENCH_MEM      guest memory (full: 4G, for the MPI-shaped
+#                             scenario's million registrations; tiny: 2G)
+# Results: $BUILD/bench[-tiny]/{results.json,results.md,growth.svg,guest.log}
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 # Run by hand as well as from the Makefile: take the pins from it.
 if [ -z "${CACHE:-}" ]; then
@@ -38,12 +40,14 @@ if [ "$mode" = tiny ]; then
 	out="$BUILD/bench-tiny"
 	args="--tiny ${BENCH_ARGS:-}"
 	timeout=${BENCH_TIMEOUT:-1800}
+	mem=${BENCH_MEM:-2G}
 	"$TOP/scripts/kernel.sh"
 	kdir=$KBUILD
 else
 	out="$BUILD/bench"
 	args="${BENCH_ARGS:-}"
 	timeout=${BENCH_TIMEOUT:-3600}
+	mem=${BENCH_MEM:-4G}
 	# Same tree and fragments as the shared kernel, but not
 	# kunit/debug.config; bench/kernel.config keeps the debug options off.
 	kdir="$BUILD/kernel-bench"
@@ -67,7 +71,7 @@ static=$("$TOP/scripts/userspace.sh")
 [ -x "$static/bench/xrc_bench" ] || die "no $static/bench/xrc_bench (XRCRCV_BUILD_BENCH off?)"
 
 mkdir -p "$out"
-rm -f "$out/results.json" "$out/results.md"
+rm -f "$out/results.json" "$out/results.md" "$out/growth.svg"
 sed "s|@ARGS@|$args|" "$bench/guest-bench.sh" > "$out/guest-bench.sh"
 step "bench: packing the guest (xrc_sim, xrc_bench $args)"
 "$guest/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$ko" -s "$out/guest-bench.sh" \
@@ -75,7 +79,7 @@ step "bench: packing the guest (xrc_sim, xrc_bench $args)"
 
 step "bench: running in the guest ($mode sizes; kernel $(basename "$kdir"); log $out/guest.log)"
 XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kdir/arch/x86/boot/bzImage" \
-	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "$timeout" > /dev/null || true
+	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "$timeout" -m "$mem" > /dev/null || true
 grep -a '^xrc-bench: \[' "$out/guest.log" | tail -3 || true
 "$guest/check-log.sh" "$out/guest.log" || die "the bench failed or the kernel complained: $out/guest.log"
 
@@ -87,6 +91,7 @@ want=$(grep -aoE 'XRC-BENCH-JSON-SHA256=[0-9a-f]{64}' "$out/guest.log" | tail -1
 [ -s "$out/results.json" ] && [ -n "$want" ] || die "no results between the markers in $out/guest.log"
 [ "$(sha256sum < "$out/results.json" | cut -d' ' -f1)" = "$want" ] ||
 	die "$out/results.json differs from what the guest wrote (serial line mangled?)"
-python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" "$out/results.json" ||
+python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" \
+	--svg "$out/growth.svg" "$out/results.json" ||
 	die "incomplete results: $out/results.json"
-step "bench: $mode run passed in $(($(date +%s) - started)) s; $out/results.{json,md}"
+step "bench: $mode run passed in $(($(date +%s) - started)) s; $out/{results.json,results.md,growth.svg}"

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Check xrc_bench's JSON and print it as Markdown tables.
 
-    check-results.py RESULTS.json [--markdown OUT.md] [--require-all]
+    check-results.py RESULTS.json [--markdown OUT.md] [--svg OUT.svg] [--require-all]
 
 Fails (exit 1) when a row that the run's own configuration implies is
 missing, or a figure is not a finite number, or a count of trials is
 wrong: the tiny run in `make test` must not pass with half a table.
 --require-all also fails when a phase was left out (--phases).
+--svg writes the cost-growth plot (memory and time per registration
+against registrations per node, from the mpi rows) as a small SVG.
 """
 import argparse
 import json
@@ -14,7 +16,7 @@ import math
 import sys
 
 SCHEMA = "xrc-rcv-bench/1"
-PHASES = ["pairs", "held", "files", "close", "memory"]
+PHASES = ["pairs", "held", "files", "close", "memory", "scale", "mpi", "emul"]
 PAIR_OPS = ["reg_existing", "unreg_existing", "open_qp", "destroy_open_qp",
             "reg_held", "unreg_held", "reg_new", "unreg_destroy", "create_qp",
             "destroy_qp", "query_port", "reg_unreg_lone", "open_destroy_lone"]
@@ -24,6 +26,32 @@ PAIR_RATIOS = ["reg_unreg_vs_open_destroy", "reg_vs_open_qp",
                "reg_unreg_held_vs_open_destroy", "reg_unreg_vs_open_destroy_lone"]
 CLOSE_VARIANTS = ["empty", "reg", "open_qp", "reg_new", "create_qp"]
 MEM_VARIANTS = ["reg", "open_qp", "reg_new", "create_qp", "reg_single", "open_qp_single"]
+SCALE_KINDS = ["reg_unreg", "open_destroy"]
+SCALE_MODES = ["files2", "threads2"]
+MPI_KINDS = ["reg", "open_qp"]
+EMUL_ROWS = ["ratio.reg_unreg", "ratio.reg_unreg_held", "lat.kernel", "lat.emul",
+             "lat.kernel_held", "lat.emul_held"]
+
+
+def goals(cfg):
+    """The issue's goal table: (label, row id, extra field or None, op, goal)."""
+    held, close = cfg["held"][-1], cfg["close"][-1]
+    return [
+        (f"slab per registration / per OPEN_QP handle ({cfg['mem_regs']} in one file)",
+         "mem_ratio.reg_vs_open_qp", None, "<=", 0.15),
+        ("slab for a file's only registration / its only OPEN_QP handle",
+         "mem_ratio.reg_vs_open_qp_single", None, "<=", 0.25),
+        ("REG + UNREG of an existing QP / OPEN_QP + DESTROY_QP",
+         "ratio.reg_unreg_vs_open_destroy", None, "<=", 0.50),
+        (f"REG+UNREG with {held} held / with {cfg['held'][0]} held", f"held.{held}", "vs_first",
+         "<=", 1.10),
+        (f"close() of {close} registrations / of {close} OPEN_QP handles",
+         f"close_ratio.reg_vs_open_qp.{close}", None, "<=", 0.40),
+        ("REG+UNREG throughput, 2 files on 2 vCPUs / 1 file, against OPEN_QP+DESTROY_QP's",
+         "scale_ratio.files2", None, ">=", 1.0),
+        ("the same, 2 threads of one file / 1 thread, against OPEN_QP+DESTROY_QP's",
+         "scale_ratio.threads2", None, ">=", 1.0),
+    ]
 
 
 def expected(cfg):
@@ -55,6 +83,27 @@ def expected(cfg):
                 rows[f"close.{v}.{n}"] = (ct, extra)
             rows[f"close_ratio.reg_vs_open_qp.{n}"] = (ct, [])
             rows[f"close_ratio.reg_new_vs_create_qp.{n}"] = (ct, [])
+    if "scale" in phases:
+        st = cfg["scale_trials"]
+        for k in SCALE_KINDS:
+            for m in ["1"] + SCALE_MODES:
+                rows[f"scale.thr.{k}.{m}"] = (st, [])
+            for m in SCALE_MODES:
+                rows[f"scale.{k}.{m}"] = (st, [])
+        for m in SCALE_MODES:
+            rows[f"scale_ratio.{m}"] = (st, [])
+    if "mpi" in phases:
+        mt2 = cfg["mpi_trials"]
+        for n in cfg["mpi_qps"]:
+            for k in MPI_KINDS:
+                rows[f"mpi.{k}.time.{n}"] = (mt2, ["regs", "per_reg_us"])
+                rows[f"mpi.{k}.bytes.{n}"] = (mt2, ["regs", "total_mb", "meminfo_sunreclaim_bytes"])
+                rows[f"mpi.{k}.close.{n}"] = (mt2, ["regs", "per_reg_us"])
+            for w in ["time", "bytes", "close"]:
+                rows[f"mpi_ratio.{w}.{n}"] = (mt2, [])
+    if "emul" in phases:
+        for r in EMUL_ROWS:
+            rows["emul." + r] = (t, [])
     if "memory" in phases:
         for v in MEM_VARIANTS:
             extra = ["meminfo_sunreclaim_bytes"]
@@ -95,7 +144,8 @@ def check(doc, require_all):
             errors.append(f"{rid}: {r.get('n')} trials, want {n}")
         if finite(r.get("median")) and r["unit"] in ("us", "ms") and r["median"] <= 0:
             errors.append(f"{rid}: a time of {r['median']}")
-        if r["id"].startswith("mem.") and finite(r.get("median")) and r["median"] <= 0:
+        if (r["id"].startswith(("mem.", "mpi.")) and r["unit"] == "bytes" and finite(r.get("median"))
+                and r["median"] <= 0):
             errors.append(f"{rid}: {r['median']} bytes")
         for e in extras:
             if not finite(r.get(e)):
@@ -129,6 +179,22 @@ def markdown(doc):
 
     def spread(r, nd=2):
         return f"{f(r['median'], nd)} [{f(r['p25'], nd)}, {f(r['p75'], nd)}]"
+
+    lines = []
+    for label, rid, extra, op, goal in goals(cfg):
+        r = rows.get(rid)
+        if r is None:
+            continue
+        v = r.get(extra) if extra else r["median"]
+        met = finite(v) and (v <= goal if op == "<=" else v >= goal)
+        val = f(v) if extra else spread(r)
+        lines.append([label, val, f"{op} {goal:.2f}", "met" if met else "**not met**"])
+    if lines:
+        out.append("**The goals of issue 16**" + (" (tiny sizes on the debug kernel: the figures mean "
+                                                  "nothing, the rows only prove the paths run)"
+                                                  if cfg.get("tiny") else ""))
+        out.append("")
+        table(["figure", "here", "goal", ""], lines)
 
     sel = [r for r in doc["rows"] if r["section"] == "ratio"]
     if sel:
@@ -172,6 +238,38 @@ def markdown(doc):
                     lines.append([f"{n}: **{name}**", spread(rows[rid]), "", ""])
         table(["N: what the file holds", "close ms", "us per reg", "us per reg from the previous N"],
               lines)
+    sel = [r for r in doc["rows"] if r["section"] in ("scale", "emul")]
+    if sel:
+        out.append("**Throughput on 2 vCPUs** (thousand pairs per second of all workers; scaling = "
+                   "with two / with one, in the same trial) **and the OFED-style userspace "
+                   f"emulation** ({cfg.get('emul_transport', '')})")
+        out.append("")
+        table(["what", "median [p25, p75]"],
+              [[r["label"].strip() + ("" if r["unit"] == "x" else f" ({r['unit']})"), spread(r)]
+               for r in sel])
+    g = growth(doc)
+    if g:
+        out.append(f"**MPI-shaped: {cfg['mpi_procs']} ranks, each taking the same N shared receive "
+                   "QPs, created by whichever rank comes first** (all ranks' wall time; slab bytes "
+                   "per registration, QPs included; close() of all ranks)")
+        out.append("")
+        lines = []
+        for n, regs, d in g:
+            lines.append([f"{n} ({regs:,})", *(spread(d[k]["time"], 1) for k in MPI_KINDS),
+                          *(f"{f(d[k]['bytes']['total_mb'], 1)}" for k in MPI_KINDS),
+                          *(spread(d[k]["close"], 1) for k in MPI_KINDS),
+                          f(rows[f"mpi_ratio.time.{n}"]["median"]),
+                          f(rows[f"mpi_ratio.bytes.{n}"]["median"]),
+                          f(rows[f"mpi_ratio.close.{n}"]["median"])])
+        table(["N (registrations)", "REG ms", "OPEN_QP ms", "REG slab MB", "OPEN_QP slab MB",
+               "REG close ms", "OPEN_QP close ms", "time ratio", "slab ratio", "close ratio"], lines)
+        out.append("**Cost growth** per registration against registrations per node (from the rows above)")
+        out.append("")
+        table(["registrations", "REG bytes", "OPEN_QP bytes", "REG us", "OPEN_QP us",
+               "REG close us", "OPEN_QP close us"],
+              [[f"{regs:,}", *(f(d[k]["bytes"]["median"], 0) for k in MPI_KINDS),
+                *(f(d[k]["time"]["per_reg_us"]) for k in MPI_KINDS),
+                *(f(d[k]["close"]["per_reg_us"]) for k in MPI_KINDS)] for n, regs, d in g])
     sel = [r for r in doc["rows"] if r["section"] == "memory"]
     if sel:
         out.append(f"**Kernel memory** (slab object bytes per item: over {cfg['mem_regs']} in one file, "
@@ -190,10 +288,64 @@ def markdown(doc):
     return "\n".join(out)
 
 
+def growth(doc):
+    """[(N, registrations, {kind: {time|bytes|close: row}})] of the mpi rows."""
+    rows = {r["id"]: r for r in doc["rows"]}
+    out = []
+    for n in doc["config"].get("mpi_qps", []):
+        d = {k: {w: rows.get(f"mpi.{k}.{w}.{n}") for w in ("time", "bytes", "close")} for k in MPI_KINDS}
+        if all(r for k in d.values() for r in k.values()):
+            out.append((n, int(d["reg"]["time"]["regs"]), d))
+    return out
+
+
+def svg(doc):
+    """Two panels, log-x: slab bytes and microseconds per registration."""
+    g = growth(doc)
+    w, h, pad = 360, 260, 55
+    colors = {"reg": "#1f77b4", "open_qp": "#d62728"}
+    names = {"reg": "REG (registration)", "open_qp": "OPEN_QP handle"}
+    panels = [("slab bytes per registration", lambda d: d["bytes"]["median"]),
+              ("us per registration (all ranks' wall time)", lambda d: d["time"]["per_reg_us"]),
+              ("close() us per registration", lambda d: d["close"]["per_reg_us"])]
+    xs = [math.log10(regs) for _, regs, _ in g]
+    x0, x1 = math.floor(min(xs)), math.ceil(max(xs))
+    x1 = x1 if x1 > x0 else x0 + 1
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * len(panels)}" height="{h + 30}" '
+         'font-family="sans-serif" font-size="11">',
+         f'<rect width="100%" height="100%" fill="white"/>',
+         f'<text x="8" y="{h + 22}">{doc["system"].get("kernel")}: {doc["config"]["mpi_procs"]} ranks x N '
+         'shared QPs; x: registrations per node (log)</text>']
+    for i, (title, get) in enumerate(panels):
+        ox = i * w
+        vals = [get(d[k]) for _, _, d in g for k in MPI_KINDS if finite(get(d[k]))]
+        ymax = max(vals) * 1.15 if vals else 1
+        px = lambda x: ox + pad + (x - x0) / (x1 - x0) * (w - pad - 15)
+        py = lambda y: h - 35 - y / ymax * (h - 70)
+        o.append(f'<text x="{ox + pad}" y="18" font-weight="bold">{title}</text>')
+        o.append(f'<line x1="{px(x0)}" y1="{py(0)}" x2="{px(x1)}" y2="{py(0)}" stroke="black"/>')
+        o.append(f'<line x1="{px(x0)}" y1="{py(0)}" x2="{px(x0)}" y2="{py(ymax)}" stroke="black"/>')
+        for e in range(x0, x1 + 1):
+            o.append(f'<text x="{px(e)}" y="{py(0) + 14}" text-anchor="middle">1e{e}</text>')
+        for j in range(5):
+            y = ymax * j / 4
+            o.append(f'<text x="{px(x0) - 4}" y="{py(y) + 4}" text-anchor="end">{y:.3g}</text>')
+        for k in MPI_KINDS:
+            pts = [(px(math.log10(regs)), py(get(d[k]))) for _, regs, d in g if finite(get(d[k]))]
+            o.append('<polyline fill="none" stroke-width="2" stroke="{}" points="{}"/>'.format(
+                colors[k], " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)))
+            o.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colors[k]}"/>' for x, y in pts)
+        for j, k in enumerate(MPI_KINDS):
+            o.append(f'<text x="{ox + pad + 10}" y="{36 + 14 * j}" fill="{colors[k]}">{names[k]}</text>')
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results")
     ap.add_argument("--markdown", help="also write the Markdown tables here")
+    ap.add_argument("--svg", help="also write the cost-growth plot here")
     ap.add_argument("--require-all", action="store_true", help="every phase must have run")
     a = ap.parse_args()
     try:
@@ -216,6 +368,12 @@ def main():
     if a.markdown:
         with open(a.markdown, "w") as fh:
             fh.write(md + "\n")
+    if a.svg:
+        if not growth(doc):
+            print("check-results: no mpi rows to plot", file=sys.stderr)
+            return 1
+        with open(a.svg, "w") as fh:
+            fh.write(svg(doc))
     print(f"check-results: {len(doc['rows'])} rows, all present and finite: {a.results}",
           file=sys.stderr)
     return 0

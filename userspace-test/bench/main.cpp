@@ -30,7 +30,12 @@ const char kUsage[] = R"(usage: xrc_bench [options]
   --mem-trials N      (5)
   --single-files N    files holding one registration each, for memory (2000)
   --settle-ms N       longest wait for the slab to settle (6000; 3000 before timing)
-  --phases LIST       pairs,held,files,close,memory (all)
+  --scale-pairs N     REG+UNREG pairs per worker per scaling trial (2000)
+  --scale-trials N    (11)
+  --mpi-procs P       processes in the MPI-shaped scenario (64)
+  --mpi-qps LIST      shared receive QPs each process registers (16,160,1000,1600,16000)
+  --mpi-trials N      (3)
+  --phases LIST       pairs,held,files,close,memory,scale,mpi,emul (all)
   --cpu N             pin to CPU N, -1 not at all (0)
   --device PATH       uverbs device (/dev/infiniband/uverbs0)
   --xrcd-file PATH    file whose inode names the shared XRCD (/tmp/xrc-bench.xrcd)
@@ -79,6 +84,11 @@ void tiny(Options& o) {
   o.mem_trials = 1;
   o.single_files = 20;
   o.settle_ms = 1000;
+  o.scale_pairs = 20;
+  o.scale_trials = 2;
+  o.mpi_procs = 4;
+  o.mpi_qps = {4, 16};
+  o.mpi_trials = 1;
 }
 
 Options parse(int argc, char** argv, bool* self_test) {
@@ -101,6 +111,11 @@ Options parse(int argc, char** argv, bool* self_test) {
     else if (a == "--mem-trials") o.mem_trials = static_cast<int>(number(a, val()));
     else if (a == "--single-files") o.single_files = number(a, val());
     else if (a == "--settle-ms") o.settle_ms = number(a, val());
+    else if (a == "--scale-pairs") o.scale_pairs = number(a, val());
+    else if (a == "--scale-trials") o.scale_trials = static_cast<int>(number(a, val()));
+    else if (a == "--mpi-procs") o.mpi_procs = number(a, val());
+    else if (a == "--mpi-qps") o.mpi_qps = list(a, val());
+    else if (a == "--mpi-trials") o.mpi_trials = static_cast<int>(number(a, val()));
     else if (a == "--phases") o.phases = val();
     else if (a == "--cpu") o.cpu = static_cast<int>(number(a, val()));
     else if (a == "--device") o.device = val();
@@ -113,8 +128,9 @@ Options parse(int argc, char** argv, bool* self_test) {
     } else usage_error("unknown option " + a);
   }
   if (o.trials < 1 || o.batch < 1 || o.close_trials < 1 || o.mem_trials < 1 || o.mem_regs < 1 ||
-      o.single_files < 1 || o.single_files > 20000)
-    usage_error("trials, batch and sizes must be >= 1 (--single-files at most 20000)");
+      o.single_files < 1 || o.single_files > 20000 || o.scale_pairs < 1 || o.scale_trials < 1 ||
+      o.mpi_procs < 1 || o.mpi_procs > 1024 || o.mpi_trials < 1)
+    usage_error("trials, batch and sizes must be >= 1 (--single-files at most 20000, --mpi-procs 1024)");
   return o;
 }
 

@@ -151,6 +151,8 @@ File::File(const std::string& device, const std::string& xrcd_file)
   ops_ = std::make_unique<Ops>(ctx_.ref(), xrcd_);
 }
 
+std::unique_ptr<Ops> File::more_ops() const { return std::make_unique<Ops>(ctx_.ref(), xrcd_); }
+
 void File::close() {
   if (!open_) return;
   open_ = false;

@@ -89,6 +89,9 @@ class File {
   File& operator=(const File&) = delete;
 
   Ops& ops() { return *ops_; }
+  // Another set of pre-encoded commands on the same file and XRCD, for a
+  // second thread (an Ops is not shared between threads).
+  [[nodiscard]] std::unique_ptr<Ops> more_ops() const;
   [[nodiscard]] std::uint32_t xrcd() const { return xrcd_; }
   [[nodiscard]] bool open() const { return open_; }
   // Close the uverbs file now (both descriptors): the kernel drops what

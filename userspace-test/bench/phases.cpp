@@ -508,6 +508,13 @@ void Bench::run() {
   rep_.config("mem_trials", std::to_string(opt_.mem_trials));
   rep_.config("single_files", std::to_string(opt_.single_files));
   rep_.config("cpu", std::to_string(opt_.cpu));
+  rep_.config("scale_pairs", std::to_string(opt_.scale_pairs));
+  rep_.config("scale_trials", std::to_string(opt_.scale_trials));
+  rep_.config("mpi_procs", std::to_string(opt_.mpi_procs));
+  rep_.config("mpi_qps", json_list(opt_.mpi_qps));
+  rep_.config("mpi_trials", std::to_string(opt_.mpi_trials));
+  rep_.config("emul_transport",
+              json_str("raw OPEN_QP/DESTROY_QP write commands (libibverbs is not in the bench guest)"));
   rep_.config("floor", json_str("UNREG_XRC_RCV_QP of a number the file does not hold"));
 
   // The most QPs alive at once, with room to spare; xrc_sim's default
@@ -516,6 +523,7 @@ void Bench::run() {
   for (const long n : opt_.held) need = std::max(need, n + 64);
   for (const long n : opt_.close) need = std::max(need, 2 * n + 64);
   need = std::max(need, 2 * opt_.mem_regs + 64);
+  for (const long n : opt_.mpi_qps) need = std::max(need, n + 64);
   const std::string knob = opt_.debugfs + "/max_qps";
   const auto max_qps = read_number(knob);
   if (max_qps && *max_qps < need && !write_text(knob, std::to_string(need) + "\n"))
@@ -530,6 +538,9 @@ void Bench::run() {
   if (wants("files")) files();
   if (wants("close")) close();
   if (wants("memory")) memory();
+  if (wants("scale")) scale();
+  if (wants("mpi")) mpi();
+  if (wants("emul")) emul();
 
   const long long live1 = live_qps();
   if (live1 != live0)

@@ -18,7 +18,7 @@ struct Options {
   std::string xrcd_file = "/tmp/xrc-bench.xrcd";
   std::string debugfs = "/sys/kernel/debug/xrc_sim";
   std::string json_path;  // also write the JSON here
-  std::string phases = "pairs,held,files,close,memory";
+  std::string phases = "pairs,held,files,close,memory,scale,mpi,emul";
   int trials = 31;                 // timed trials per comparison
   int batch = 100;                 // commands per timed batch
   std::vector<long> held = {1, 1000, 10000, 100000};
@@ -30,6 +30,11 @@ struct Options {
   long single_files = 2000;        // files with one registration each
   long settle_ms = 6000;           // at most, waiting for the slab to settle
   int cpu = 0;                     // pin to this CPU; -1: don't
+  long scale_pairs = 2000;         // REG+UNREG pairs per worker per scale trial
+  int scale_trials = 11;
+  long mpi_procs = 64;             // processes of the MPI-shaped scenario
+  std::vector<long> mpi_qps = {16, 160, 1000, 1600, 16000};  // shared QPs each registers
+  int mpi_trials = 3;
   bool tiny = false;
 };
 
@@ -44,6 +49,9 @@ class Bench {
   void files();
   void close();
   void memory();
+  void scale();
+  void mpi();
+  void emul();
 
   [[nodiscard]] bool wants(const std::string& phase) const;
   File new_file() { return File(opt_.device, opt_.xrcd_file); }

@@ -105,6 +105,14 @@ bool pin_to_cpu(int cpu) {
   return sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
+bool unpin() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long i = 0; i < n && i < CPU_SETSIZE; ++i) CPU_SET(i, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
 SystemInfo system_info() {
   SystemInfo si;
   utsname u{};

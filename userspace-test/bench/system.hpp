@@ -38,6 +38,8 @@ long settle_slab(long max_ms);
 
 // Pin the calling thread to `cpu` (-1: leave it).  False if that failed.
 bool pin_to_cpu(int cpu);
+// Let the calling thread run on every online CPU again (forked children).
+bool unpin();
 
 struct SystemInfo {
   std::string kernel;       // uname -r

@@ -2,7 +2,7 @@
 # Boots the e2e guest under QEMU (TCG: no KVM) and tees its serial log.
 #
 #   run-qemu.sh -i INITRAMFS [-k BZIMAGE] [-l LOG] [-t SECONDS]
-#               [-r 'CMD; CMD'] [-a 'EXTRA KERNEL ARGS']
+#               [-r 'CMD; CMD'] [-a 'EXTRA KERNEL ARGS'] [-m MEMORY]
 #
 #   -i  initramfs from mkinitramfs.sh
 #   -k  kernel (default: $KERNEL, else the base build's bzImage)
@@ -10,6 +10,7 @@
 #   -t  timeout in seconds for the whole boot (default: 900)
 #   -r  command list for /init to run instead of its default (xrc_run=)
 #   -a  more kernel command line
+#   -m  guest memory, as QEMU's -m takes it (default: 2G)
 #
 # Exits 0 when the guest powered off by itself, 124 on timeout, else
 # QEMU's status.  Judge the log with check-log.sh.
@@ -22,13 +23,14 @@ initrd=
 timeout=900
 run=
 extra=
+mem=2G
 
 usage() {
-	sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-while getopts i:k:l:t:r:a:h opt; do
+while getopts i:k:l:t:r:a:m:h opt; do
 	case $opt in
 	i) initrd=$OPTARG ;;
 	k) kernel=$OPTARG ;;
@@ -36,6 +38,7 @@ while getopts i:k:l:t:r:a:h opt; do
 	t) timeout=$OPTARG ;;
 	r) run=$OPTARG ;;
 	a) extra=$OPTARG ;;
+	m) mem=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -60,7 +63,7 @@ mkdir -p "$(dirname "$log")"
 start=$(date +%s.%N)
 timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-bios qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
-	-m 2G -smp 2 \
+	-m "$mem" -smp 2 \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
