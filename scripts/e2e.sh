@@ -51,7 +51,7 @@ step "e2e: packing the guest (xrc_sim, unit, e2e, race, fault and device-removal
 	-s "$out/guest-run.sh" "$out/rdma-res-qp" \
 	"$static/xrc-rcv" "$static/tests/xrc_unit_tests" \
 	"$static/tests/xrc_e2e_tests" "$static/tests/xrc_e2e_rmmod_tests" \
-	"$static/tests/xrc_race" \
+	"$static/tests/xrc_race" "$static/tests/xrc_faults" \
 	"$TOP/userspace-test/tools/xrc-rcv/xrc-rcv-demo.sh"
 
 step "e2e: booting $kernel (TCG; the suites take a while under KASAN)"

@@ -71,6 +71,11 @@ echo "[restrack] passed"
 echo "XRC-SUITE=race"
 xrc_race --seconds "${XRC_RACE_SECONDS:-90}"
 
+# The fault sweep (tests/faults): the N-th allocation or user copy of each
+# verb fails, for every N, over write and ioctl (XRC-FAULTS result=...).
+echo "XRC-SUITE=faults"
+xrc_faults
+
 echo "XRC-SUITE=rmmod"
 XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests
 
