@@ -13,7 +13,8 @@
 #   E2E_XRC_SIM_KO=KO      a prebuilt xrc_sim.ko for that kernel (default:
 #                          scripts/simdev.sh builds one against $KBUILD)
 #   E2E_GUEST_ENV='K=V ..' exported in the guest before the suites, e.g.
-#                          XRC_E2E_FUZZ_ITERATIONS=2000 for a quick run
+#                          XRC_E2E_FUZZ_ITERATIONS=2000 for a quick run,
+#                          XRC_RACE_SEED=0x... to replay a race fuzzer run
 #   E2E_TIMEOUT=SECONDS    for the whole guest boot (default 3600)
 source "$(dirname "$0")/lib.sh"
 
@@ -45,18 +46,19 @@ mkdir -p "$out"
 cc -static -O2 -Wall -Wextra -Werror -o "$out/rdma-res-qp" \
 	"$TOP/userspace-test/tools/rdma-res-qp/rdma-res-qp.c"
 
-step "e2e: packing the guest (xrc_sim, unit, e2e and device-removal suites, xrc-rcv)"
+step "e2e: packing the guest (xrc_sim, unit, e2e, race, fault and device-removal suites, xrc-rcv)"
 "$guest/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$ko" \
 	-s "$out/guest-run.sh" "$out/rdma-res-qp" \
 	"$static/xrc-rcv" "$static/tests/xrc_unit_tests" \
 	"$static/tests/xrc_e2e_tests" "$static/tests/xrc_e2e_rmmod_tests" \
+	"$static/tests/xrc_race" "$static/tests/xrc_faults" \
 	"$TOP/userspace-test/tools/xrc-rcv/xrc-rcv-demo.sh"
 
 step "e2e: booting $kernel (TCG; the suites take a while under KASAN)"
 # Show what the suites say as they say it, not the kernel's own messages
 XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kernel" \
 	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "${E2E_TIMEOUT:-3600}" |
-	grep --line-buffered -E '^\[ *(FAILED|SKIPPED) *\]|^\[==========\]|^XRC-|^\[demo\]|^\[restrack\]|^\[  NO-XRC|^run-qemu' || true
+	grep --line-buffered -E '^\[ *(FAILED|SKIPPED) *\]|^\[==========\]|^XRC-|^\[demo\]|^\[restrack\]|^\[race\]|^\[faults\]|^\[  NO-XRC|^run-qemu' || true
 
 step "e2e: results (ioctl: tests over the ioctl methods; write: the write commands)"
 summary_ok=1

@@ -5,10 +5,12 @@
  *   live_qps        (r)  XRC target QPs the device holds
  *   live_xrcds      (r)  XRC domains the device holds
  *   live_ucontexts  (r)  user contexts (uverbs files after GET_CONTEXT)
+ *   irq_events      (r)  events inject_event raised, each from hard irq
  *   max_qps         (rw) QP capacity: create_qp fails with -ENOMEM while
  *                        live_qps is at it, as on a full device
  *   inject_event    (w)  "<qpn> <ib_event_type>": raise that QP event
- *                        (see event.c); -ENOENT for an unknown QP number,
+ *                        from hard irq context (see event.c) and wait
+ *                        for it; -ENOENT for an unknown QP number,
  *                        -EINVAL for a type that is not a QP event
  *   modify_qp_udata (rw) the udata the last modify_qp call got:
  *                          calls <modify_qp calls since load or clear>
@@ -126,6 +128,8 @@ void xrc_sim_debugfs_init(struct xrc_sim_dev *sdev)
 				&sdev->live_xrcds);
 	debugfs_create_atomic_t("live_ucontexts", 0444, sdev->ddir,
 				&sdev->live_ucontexts);
+	debugfs_create_atomic_t("irq_events", 0444, sdev->ddir,
+				&sdev->irq_events);
 	debugfs_create_u32("max_qps", 0644, sdev->ddir, &sdev->max_qps);
 	debugfs_create_file("inject_event", 0200, sdev->ddir, sdev,
 			    &xrc_sim_inject_event_fops);

@@ -6,13 +6,25 @@
  * event handler from its event interrupt.  For an XRC target QP that
  * handler is the core's, which fans the event out to every handle opened
  * on the QP (each uverbs file's, each ib_open_qp() user's).  Injection
- * does exactly that, from process context, for the QP-affiliated event
- * types only.
+ * does exactly that, for the QP-affiliated event types only, and from
+ * hard interrupt context: the handler runs in an irq_work callback (a
+ * self-IPI on x86), so lockdep and the atomic-sleep checks see the path
+ * a device interrupt takes.  The writer waits until the handler has
+ * returned, so an event is queued on every file by the time the debugfs
+ * write completes.
  */
 
+#include <linux/irq_work.h>
+#include <linux/lockdep.h>
 #include <rdma/ib_verbs.h>
 
 #include "xrc_sim.h"
+
+struct xrc_sim_irq_event {
+	struct irq_work work;
+	struct ib_event event;
+	struct xrc_sim_qp *qp;
+};
 
 static bool xrc_sim_event_is_qp_affiliated(u32 type)
 {
@@ -31,28 +43,45 @@ static bool xrc_sim_event_is_qp_affiliated(u32 type)
 	}
 }
 
+/* The device's event interrupt: hard irq context, interrupts off. */
+static void xrc_sim_raise_in_irq(struct irq_work *work)
+{
+	struct xrc_sim_irq_event *ev =
+		container_of(work, struct xrc_sim_irq_event, work);
+	struct ib_qp *ibqp = &ev->qp->ibqp;
+
+	lockdep_assert_in_irq();
+	if (ibqp->event_handler)
+		ibqp->event_handler(&ev->event, ibqp->qp_context);
+}
+
 /*
  * Raises event @type on QP @qpn.  Returns -ENOENT if no such QP lives,
- * -EINVAL if @type is not a QP event.
+ * -EINVAL if @type is not a QP event.  The QP's reference (users) is held
+ * until the interrupt handler has run, so destroy_qp waits it out, as a
+ * hardware driver synchronizes with its event interrupt.
  */
 int xrc_sim_inject_qp_event(struct xrc_sim_dev *sdev, u32 qpn, u32 type)
 {
-	struct xrc_sim_qp *qp;
-	struct ib_event event;
+	struct xrc_sim_irq_event ev = {
+		.work = IRQ_WORK_INIT_HARD(xrc_sim_raise_in_irq),
+	};
 
 	if (!xrc_sim_event_is_qp_affiliated(type))
 		return -EINVAL;
 
-	qp = xrc_sim_qp_get(sdev, qpn);
-	if (!qp)
+	ev.qp = xrc_sim_qp_get(sdev, qpn);
+	if (!ev.qp)
 		return -ENOENT;
 
-	event.device = &sdev->ibdev;
-	event.element.qp = &qp->ibqp;
-	event.event = type;
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+	ev.event.device = &sdev->ibdev;
+	ev.event.element.qp = &ev.qp->ibqp;
+	ev.event.event = type;
 
-	xrc_sim_qp_put(qp);
+	irq_work_queue(&ev.work);
+	irq_work_sync(&ev.work);
+	atomic_inc(&sdev->irq_events);
+
+	xrc_sim_qp_put(ev.qp);
 	return 0;
 }

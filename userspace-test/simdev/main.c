@@ -69,6 +69,11 @@ static bool xrc = true;
 module_param(xrc, bool, 0444);
 MODULE_PARM_DESC(xrc, "Offer XRC (XRC domains and XRC target QPs); default Y");
 
+static bool mlx4_qpn = true;
+module_param(mlx4_qpn, bool, 0444);
+MODULE_PARM_DESC(mlx4_qpn,
+		 "Number XRC target QPs as mlx4 does, with bit 23 set; default Y");
+
 static struct xrc_sim_dev *xrc_sim;
 
 static int __init xrc_sim_init(void)
@@ -81,7 +86,11 @@ static int __init xrc_sim_init(void)
 		return -ENOMEM;
 
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
-	sdev->next_qpn = XRC_SIM_QPN_FIRST;
+	sdev->mlx4_qpn = mlx4_qpn;
+	sdev->qpn_first = XRC_SIM_QPN_FIRST;
+	if (sdev->mlx4_qpn)
+		sdev->qpn_first |= XRC_SIM_QPN_MLX4_XRC;
+	sdev->next_qpn = sdev->qpn_first;
 	sdev->max_qps = XRC_SIM_MAX_QP;
 	spin_lock_init(&sdev->udata_lock);
 	sdev->modify_udata.null = true;

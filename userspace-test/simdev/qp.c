@@ -53,7 +53,7 @@ int xrc_sim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	err = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
-			      XA_LIMIT(XRC_SIM_QPN_FIRST, XRC_SIM_QPN_LAST),
+			      XA_LIMIT(sdev->qpn_first, XRC_SIM_QPN_LAST),
 			      &sdev->next_qpn, GFP_KERNEL);
 	if (err < 0) {
 		if (err == -EBUSY)

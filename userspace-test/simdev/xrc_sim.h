@@ -11,6 +11,7 @@
 #define _XRC_SIM_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -23,10 +24,14 @@
 /*
  * QP numbers are 24 bits.  Hardware reserves the low numbers (0 and 1 are
  * the special QPs, more are kept for firmware); hand out the rest
- * cyclically, so a destroyed QP's number is not reused right away.
+ * cyclically, so a destroyed QP's number is not reused right away.  With
+ * mlx4_qpn (the default) the numbers are mlx4's for XRC target QPs: its
+ * 23-bit QP index with bit 23 set (mlx4_ib's create_qp sets it), so every
+ * number is at least 0x800000 and a number without bit 23 is never one.
  */
 #define XRC_SIM_QPN_FIRST	0x40
 #define XRC_SIM_QPN_LAST	0xffffff
+#define XRC_SIM_QPN_MLX4_XRC	BIT(23)
 
 #define XRC_SIM_MAX_QP		(1 << 16)
 #define XRC_SIM_MAX_PD		(1 << 16)
@@ -37,11 +42,13 @@ struct xrc_sim_dev {
 
 	struct xarray qps;		/* qpn -> struct xrc_sim_qp */
 	u32 next_qpn;			/* xa_alloc_cyclic() cursor */
+	u32 qpn_first;			/* numbers handed out: qpn_first.. */
 
 	/* debugfs: read-only counters */
 	atomic_t live_qps;
 	atomic_t live_xrcds;
 	atomic_t live_ucontexts;
+	atomic_t irq_events;		/* events raised from hard irq */
 
 	/* debugfs: knobs */
 	u32 max_qps;			/* create_qp fails with -ENOMEM beyond */
@@ -56,6 +63,7 @@ struct xrc_sim_dev {
 	} modify_udata;
 
 	bool xrc;			/* module parameter: offer XRC */
+	bool mlx4_qpn;			/* module parameter: bit 23 set */
 
 	struct dentry *ddir;
 };

@@ -6,7 +6,9 @@
 #       BUILD/xrc-rcv BUILD/tests/xrc_unit_tests BUILD/tests/xrc_e2e_tests \
 #       BUILD/tests/xrc_e2e_rmmod_tests
 # Knobs (export them here or in the environment): XRC_E2E_FUZZ_ITERATIONS,
-# XRC_E2E_STRESS_PROCS, XRC_E2E_STRESS_SECONDS, XRC_E2E_SEED.
+# XRC_E2E_STRESS_PROCS, XRC_E2E_STRESS_SECONDS, XRC_E2E_SEED, and the race
+# fuzzer's XRC_RACE_SECONDS (default 90 here), XRC_RACE_SEED (default: a
+# fresh one, printed), XRC_RACE_PROCS, XRC_RACE_THREADS.
 #
 # Each suite starts with an "XRC-SUITE=<name>" line; scripts/e2e.sh
 # counts the gtest result lines under it (so no --gtest_brief here) and
@@ -61,6 +63,18 @@ grep -q " lqpn=$qpn .*kern=ib_uverbs" $r/live ||
 ! grep -q " lqpn=$qpn " $r/after ||
 	{ echo "[restrack] FAILED: QP $qpn still listed after its last UNREG"; exit 1; }
 echo "[restrack] passed"
+
+# The race fuzzer (tests/race): processes and threads on shared XRCDs,
+# kill -9, fork, close, events from xrc_sim's interrupt; a fresh seed
+# each run, printed, unless XRC_RACE_SEED replays one.  Its last line,
+# XRC-RACE result=... calls=..., is what the summary counts.
+echo "XRC-SUITE=race"
+xrc_race --seconds "${XRC_RACE_SECONDS:-90}"
+
+# The fault sweep (tests/faults): the N-th allocation or user copy of each
+# verb fails, for every N, over write and ioctl (XRC-FAULTS result=...).
+echo "XRC-SUITE=faults"
+xrc_faults
 
 echo "XRC-SUITE=rmmod"
 XRC_E2E_RMMOD=1 xrc_e2e_rmmod_tests

@@ -13,13 +13,17 @@
 #   e2e_skipped_allowed, e2e_skipped_unlisted
 #   rmmod_{passed,failed,skipped}           device removal
 #   noxrc_{passed,failed,skipped}           the xrc=0 section (in e2e_* too)
+#   race_{result,seed,calls,procs,threads,kills,forks,events_injected}
+#                                           the race fuzzer's XRC-RACE line
+#   faults_{result,injected,survived,failed_calls,absorbed}
+#                                           the fault sweep's XRC-FAULTS line
 # A test counts as ioctl when its name ends in /ioctl or its suite starts
 # with "Ioctl"; every other end-to-end test uses write.
 # Exits 1 on an unlisted skip, an allow-list entry without a reason, a
 # section that ran no test, or a failed test; 0 otherwise.
 set -uo pipefail
 
-[ $# -eq 3 ] || { sed -n '2,18s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 log=$1 allow=$2 out=$3
 [ -f "$log" ] || { echo "summary: no such log: $log" >&2; exit 2; }
 [ -f "$allow" ] || { echo "summary: no allow-list: $allow" >&2; exit 2; }
@@ -105,6 +109,24 @@ else
 	status=1
 fi
 
+# The race fuzzer and the fault sweep print one key=value line each;
+# each must be there and say result=passed.
+tagline() { # TAG: the last such line, without its tag
+	tr -d '\r' < "$log" | grep "^$1 " | tail -1 | sed "s/^$1 //"
+}
+kv() { # LINE KEY
+	tr ' ' '\n' <<< "$1" | sed -n "s/^$2=//p"
+}
+race=$(tagline XRC-RACE)
+faults=$(tagline XRC-FAULTS)
+for t in race faults; do
+	line=${!t}
+	if [ "$(kv "$line" result)" != passed ]; then
+		echo "summary: FAIL: the $t check did not pass (${line:-no XRC-${t^^} line}; see $log)"
+		status=1
+	fi
+done
+
 total() { echo $((n[${1}_passed] + n[${1}_failed] + n[${1}_skipped])); }
 for s in unit e2e_write e2e_ioctl rmmod noxrc; do
 	if [ "$(total $s)" -eq 0 ]; then
@@ -126,6 +148,12 @@ done
 		for r in passed failed skipped; do echo "${k}_$r=${n[${k}_$r]}"; done
 	done
 	echo "restrack=$restrack"
+	for k in result seed calls procs threads kills forks events_injected; do
+		echo "race_$k=$(kv "$race" $k)"
+	done
+	for k in result injected survived failed_calls absorbed; do
+		echo "faults_$k=$(kv "$faults" $k)"
+	done
 } > "$out"
 
 printf '%-10s %7s %7s %8s\n' "" passed failed skipped
@@ -135,4 +163,6 @@ for k in unit e2e_write e2e_ioctl noxrc rmmod; do
 done
 echo "(noxrc, the xrc=0 section, is counted in write and ioctl too; skips allowed" \
 	"by the list: $skipped_allowed, not allowed: $skipped_unlisted)"
+echo "race: ${race:-none}"
+echo "faults: ${faults:-none}"
 exit $status
