@@ -20,8 +20,17 @@ for dir in "$host" "$static"; do
 	fi
 done
 
+# Compile through ccache, paths relative to the checkout, so that a fresh
+# clone (CI) rebuilds from the cache what the last checkout compiled
+launcher=()
+if command -v ccache > /dev/null; then
+	export CCACHE_BASEDIR="$TOP"
+	launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 step "userspace: host build and unit tests"
-cmake -S "$TOP/userspace-test" -B "$host" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$host.log" 2>&1 ||
+cmake -S "$TOP/userspace-test" -B "$host" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+	> "$host.log" 2>&1 ||
 	{ cat "$host.log"; die "cmake (host) failed"; }
 nice cmake --build "$host" -j"$jobs" >> "$host.log" 2>&1 ||
 	{ tail -40 "$host.log"; die "host build failed"; }
@@ -38,7 +47,7 @@ printf 'host_ctest_passed=%s\nhost_ctest_failed=%s\n' "$((all - failed))" "$fail
 
 step "userspace: static build for the guest"
 cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DXRCRCV_STATIC=ON > "$static.log" 2>&1 || { cat "$static.log"; die "cmake (static) failed"; }
+	-DXRCRCV_STATIC=ON "${launcher[@]}" > "$static.log" 2>&1 || { cat "$static.log"; die "cmake (static) failed"; }
 nice cmake --build "$static" -j"$jobs" >> "$static.log" 2>&1 ||
 	{ tail -40 "$static.log"; die "static build failed"; }
 echo "$static" >&3
