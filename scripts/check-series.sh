@@ -147,7 +147,11 @@ for commit in $(git -C "$TREE" rev-list --reverse "$BASE_REF..$SERIES_REF"); do
 	rm -rf "$docs" "$docs.before"
 	mkdir -p "$docs" "$docs.before"
 	git -C "$TREE" archive "$commit" -- $touched | tar -x -C "$docs"
-	git -C "$TREE" archive "$commit~1" -- $touched 2>/dev/null | tar -x -C "$docs.before" 2>/dev/null || true
+	# only the files that exist before it: git archive fails as a whole
+	# on a pathspec that matches nothing, such as a file the patch adds
+	existed=$(git -C "$TREE" ls-tree -r --name-only "$commit~1" -- $touched)
+	[ -z "$existed" ] ||
+		git -C "$TREE" archive "$commit~1" -- $existed | tar -x -C "$docs.before"
 	for f in $touched; do
 		case "$f" in *.c | *.h) ;; *) continue ;; esac
 		[ -f "$docs/$f" ] || continue
