@@ -74,12 +74,14 @@ fi
 if [ ! -d "$RC_TREE" ]; then
 	step "rdma-core: creating the workbench $RC_TREE"
 	git -C "$RC_SRC_REPO" worktree prune
-	git -C "$RC_SRC_REPO" worktree add -q -f -B "$RC_SERIES_REF" "$RC_TREE" "$RC_BASE_REF"
+	git -C "$RC_SRC_REPO" worktree add -q -f --detach "$RC_TREE" "$RC_BASE_REF"
 fi
 
+# --ignore-other-worktrees: a hand-made workbench (RC_TREE=...) on the same
+# base repo may have the branch checked out; this one must not fail for it.
 step "rdma-core: applying $(rc_patches | wc -l) patches onto base $RC_BASE_COMMIT"
 git -C "$RC_TREE" am --abort >/dev/null 2>&1 || true
-git -C "$RC_TREE" checkout -q -f -B "$RC_SERIES_REF" "$RC_BASE_REF"
+git -C "$RC_TREE" checkout -q -f --ignore-other-worktrees -B "$RC_SERIES_REF" "$RC_BASE_REF"
 git -C "$RC_TREE" am -q --committer-date-is-author-date $(rc_patches)
 echo "$(stamp) $(git -C "$RC_TREE" rev-parse HEAD)" > "$state"
 git -C "$RC_TREE" log --oneline "$RC_BASE_REF"..HEAD | cat

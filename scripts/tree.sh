@@ -70,12 +70,14 @@ fi
 if [ ! -d "$TREE" ]; then
 	step "tree: creating the workbench $TREE"
 	git -C "$SRC_REPO" worktree prune
-	git -C "$SRC_REPO" worktree add -q -f -B "$SERIES_REF" "$TREE" "$BASE_REF"
+	git -C "$SRC_REPO" worktree add -q -f --detach "$TREE" "$BASE_REF"
 fi
 
+# --ignore-other-worktrees: another worktree of the base repo (a hand-made
+# workbench, say) may have the branch checked out; this one must not fail.
 step "tree: applying $(series_patches | wc -l) patches onto base $BASE_COMMIT"
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
-git -C "$TREE" checkout -q -f -B "$SERIES_REF" "$BASE_REF"
+git -C "$TREE" checkout -q -f --ignore-other-worktrees -B "$SERIES_REF" "$BASE_REF"
 git -C "$TREE" am -q --committer-date-is-author-date $(series_patches)
 echo "$(stamp) $(git -C "$TREE" rev-parse HEAD)" > "$state"
 git -C "$TREE" log --oneline "$BASE_REF"..HEAD

@@ -6,6 +6,8 @@
 Fails (exit 1) when a row that the run's own configuration implies is
 missing, or a figure is not a finite number, or a count of trials is
 wrong: the tiny run in `make test` must not pass with half a table.
+A slab figure that is not positive fails a full run only: over the tiny
+run's few objects it is noise.
 --require-all also fails when a phase was left out (--phases).
 --svg writes the cost-growth plot (memory and time per registration
 against registrations per node, from the mpi rows) as a small SVG.
@@ -144,8 +146,10 @@ def check(doc, require_all):
             errors.append(f"{rid}: {r.get('n')} trials, want {n}")
         if finite(r.get("median")) and r["unit"] in ("us", "ms") and r["median"] <= 0:
             errors.append(f"{rid}: a time of {r['median']}")
+        # A slab delta over a handful of objects is within the guest's own
+        # slab churn: at tiny sizes only its presence is checked.
         if (r["id"].startswith(("mem.", "mpi.")) and r["unit"] == "bytes" and finite(r.get("median"))
-                and r["median"] <= 0):
+                and r["median"] <= 0 and not cfg.get("tiny")):
             errors.append(f"{rid}: {r['median']} bytes")
         for e in extras:
             if not finite(r.get(e)):

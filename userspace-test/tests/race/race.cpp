@@ -100,7 +100,11 @@ struct Shared {
   std::atomic<int> stop;      // the round is over: workers stop and report
   std::atomic<int> release;   // reports read: workers exit
   std::atomic<std::uint64_t> stats[kOpCount][kErrnos.size()];
-  std::atomic<std::uint64_t> calls, forks, closes, events_read;
+  std::atomic<std::uint64_t> calls, forks, closes, events_read, contended;
+  // Per worker slot and XRCD: odd while a thread runs CLOSE_XRCD on the
+  // file's main handle; bumped on either side of the call.  Shared, so a
+  // forked child sees its parent's threads close.
+  std::atomic<std::uint32_t> closing[kMaxWorkers][kXrcds];
   std::atomic<int> failures;
   std::atomic<int> failure_len;
   char failure[4096];
@@ -148,13 +152,18 @@ std::string hexnum(std::uint32_t v) {
   return b;
 }
 
-// The outcome of a call must be one of `allowed` (0: success).
+// The outcome of a call must be one of `allowed` (0: success), or
+// `contended` when that is not 0 (see CloseWatch).
 template <class T>
 bool expect(Op op, const std::expected<T, Error>& r, std::initializer_list<int> allowed,
-            const std::string& what) {
+            const std::string& what, int contended = 0) {
   const int e = errno_of(r);
   count(op, e);
   if (std::find(allowed.begin(), allowed.end(), e) != allowed.end()) return true;
+  if (contended && e == contended) {
+    g->contended.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   std::string want;
   for (int a : allowed) want += std::string(want.empty() ? "" : "|") + std::string(a ? errno_name(a) : "ok");
   fail(std::string(kOpNames[op]) + " " + what + ": " +
@@ -169,10 +178,32 @@ int bad_handle(Transport t) { return t == Transport::ioctl ? ENOENT : EINVAL; }
 // it.  Each thread holds its own references and QP handles, and checks
 // exactly what the contract says of them.
 struct File {
-  explicit File(Context c) : ctx(std::move(c)) {}
+  File(Context c, int s) : ctx(std::move(c)), slot(s) {}
   Context ctx;
+  int slot;  // the worker's, for g->closing
   std::array<std::uint32_t, kXrcds> xrcd{};  // main handles, never closed while threads run
   std::shared_mutex spares;  // shared: a spare handle is open; unique: none is
+};
+
+// CLOSE_XRCD locks the handle's uobject exclusively while it runs, even
+// when it fails with EBUSY; any call that looks the handle up meanwhile
+// gets what the RDMA core answers for a busy object, whatever the call:
+// EBUSY over ioctl, EINVAL from a write command's lookup.  That is the
+// framework's rule for every object, not this ABI's, so the oracle allows
+// it, and only for a call that may have overlapped such a close: one
+// started while a close ran (odd count), or one during which a close
+// began (the count moved).
+class CloseWatch {
+ public:
+  CloseWatch(const File& f, int x) : c_(g->closing[f.slot][x]), seen_(c_.load()) {}
+  int contended(Transport t) const {
+    const bool overlapped = (seen_ & 1) || c_.load() != seen_;
+    return overlapped ? (t == Transport::ioctl ? EBUSY : EINVAL) : 0;
+  }
+
+ private:
+  const std::atomic<std::uint32_t>& c_;
+  std::uint32_t seen_;
 };
 
 struct Own {
@@ -239,8 +270,10 @@ void Thread::step() {
   if (pick < 8) {  // REG(new)
     const int x = static_cast<int>(r() % kXrcds);
     const auto t = tr();
+    const CloseWatch w(f_, x);
     auto q = cmd::reg_xrc_rcv_qp(c, f_.xrcd[x], IB_UVERBS_XRC_RCV_QPN_NEW, t);
-    if (!expect(kRegNew, q, {0, ENOMEM}, "xrcd " + std::to_string(x)) || !q) return;
+    if (!expect(kRegNew, q, {0, ENOMEM}, "xrcd " + std::to_string(x), w.contended(t)) || !q)
+      return;
     if (*q < qpn_first || *q >= k2Pow24) fail("REG(new) answered number " + hexnum(*q));
     if (own_.contains(*q)) fail("REG(new) answered " + hexnum(*q) + ", a live QP this thread holds");
     own_[*q] = Own{x, 1, {}};
@@ -248,68 +281,91 @@ void Thread::step() {
   } else if (pick < 16) {  // REG of a number this thread holds: must succeed
     if (!mine || mine->second->regs > 3) return;
     const auto [q, o] = *mine;
-    auto res = cmd::reg_xrc_rcv_qp(c, f_.xrcd[o->x], q, tr());
-    if (expect(kRegOwn, res, {0}, hexnum(q)) && res) ++o->regs;
+    const auto t = tr();
+    const CloseWatch w(f_, o->x);
+    auto res = cmd::reg_xrc_rcv_qp(c, f_.xrcd[o->x], q, t);
+    if (expect(kRegOwn, res, {0}, hexnum(q), w.contended(t)) && res) ++o->regs;
   } else if (pick < 28) {  // REG of a published number: it may be gone
     auto p = pick_published();
     if (!p) return;
     const auto [x, q] = *p;
     if (own_.contains(q) && own_[q].regs > 3) return;
-    auto res = cmd::reg_xrc_rcv_qp(c, f_.xrcd[x], q, tr());
-    if (!expect(kRegPublished, res, {0, EINVAL}, hexnum(q)) || !res) return;
+    const auto t = tr();
+    const CloseWatch w(f_, x);
+    auto res = cmd::reg_xrc_rcv_qp(c, f_.xrcd[x], q, t);
+    if (!expect(kRegPublished, res, {0, EINVAL}, hexnum(q), w.contended(t)) || !res) return;
     auto& o = own_[q];
     o.x = x;
     ++o.regs;
   } else if (pick < 30) {  // REG through the other XRCD: never that QP
     if (!mine) return;
     const auto [q, o] = *mine;
-    expect(kRegWrongXrcd, cmd::reg_xrc_rcv_qp(c, f_.xrcd[1 - o->x], q, tr()), {EINVAL}, hexnum(q));
+    const auto t = tr();
+    const CloseWatch w(f_, 1 - o->x);
+    expect(kRegWrongXrcd, cmd::reg_xrc_rcv_qp(c, f_.xrcd[1 - o->x], q, t), {EINVAL}, hexnum(q),
+           w.contended(t));
   } else if (pick < 32) {  // REG of a number no receive QP can have
     std::uint32_t q = static_cast<std::uint32_t>(r()) | k2Pow24;
     if (mine && chance(50)) q = mine->first & ~kMlx4Bit;  // below xrc_sim's range with mlx4_qpn
     if (q >= qpn_first && q < k2Pow24) q |= k2Pow24;
     const auto t = tr();
-    std::uint32_t h = f_.xrcd[r() % kXrcds];
+    const int x = static_cast<int>(r() % kXrcds);
+    const CloseWatch w(f_, x);
+    std::uint32_t h = f_.xrcd[x];
     bool bad_h = chance(20);
     if (bad_h) h = 0x7fff0000U + static_cast<std::uint32_t>(r() % 0xffff);
     expect(kRegBad, cmd::reg_xrc_rcv_qp(c, h, q, t), {bad_h ? bad_handle(t) : EINVAL},
-           hexnum(q) + (bad_h ? " bad handle" : ""));
+           hexnum(q) + (bad_h ? " bad handle" : ""), bad_h ? 0 : w.contended(t));
   } else if (pick < 50) {  // UNREG of a reference this thread took
     if (!mine) return;
     const auto [q, o] = *mine;
-    if (expect(kUnregOwn, cmd::unreg_xrc_rcv_qp(c, f_.xrcd[o->x], q, tr()), {0}, hexnum(q))) {
+    const auto t = tr();
+    const CloseWatch w(f_, o->x);
+    const auto res = cmd::unreg_xrc_rcv_qp(c, f_.xrcd[o->x], q, t);
+    if (expect(kUnregOwn, res, {0}, hexnum(q), w.contended(t)) && res) {
       --o->regs;
       drop_if_empty(q);
     }
   } else if (pick < 52) {  // UNREG of a number no file can hold
     const std::uint32_t q = static_cast<std::uint32_t>(r()) | k2Pow24;
-    expect(kUnregBad, cmd::unreg_xrc_rcv_qp(c, f_.xrcd[r() % kXrcds], q, tr()), {EINVAL},
-           hexnum(q));
+    const int x = static_cast<int>(r() % kXrcds);
+    const auto t = tr();
+    const CloseWatch w(f_, x);
+    expect(kUnregBad, cmd::unreg_xrc_rcv_qp(c, f_.xrcd[x], q, t), {EINVAL}, hexnum(q),
+           w.contended(t));
   } else if (pick < 60) {  // MODIFY of a held QP: the state is shared, EINVAL is allowed
     if (!mine || mine->second->regs == 0) return;
     const auto [q, o] = *mine;
     static const QpModify kMods[] = {xrc_tgt_to_init(), xrc_tgt_to_rtr(), xrc_tgt_to_rts(),
                                      to_state_only(QpState::Reset), to_state_only(QpState::Err)};
     const auto& m = kMods[r() % std::size(kMods)];
-    expect(kModifyOwn, cmd::modify_xrc_rcv_qp(c, f_.xrcd[o->x], q, m.attr, m.mask, tr()),
-           {0, EINVAL}, hexnum(q));
+    const auto t = tr();
+    const CloseWatch w(f_, o->x);
+    expect(kModifyOwn, cmd::modify_xrc_rcv_qp(c, f_.xrcd[o->x], q, m.attr, m.mask, t),
+           {0, EINVAL}, hexnum(q), w.contended(t));
   } else if (pick < 68) {  // QUERY of a held QP: must answer
     if (!mine || mine->second->regs == 0) return;
     const auto [q, o] = *mine;
-    auto a = cmd::query_xrc_rcv_qp(c, f_.xrcd[o->x], q, QpAttrMask::AllStandard, tr());
-    if (expect(kQueryOwn, a, {0}, hexnum(q)) && static_cast<int>(a->qp_state) > 6)
+    const auto t = tr();
+    const CloseWatch w(f_, o->x);
+    auto a = cmd::query_xrc_rcv_qp(c, f_.xrcd[o->x], q, QpAttrMask::AllStandard, t);
+    if (expect(kQueryOwn, a, {0}, hexnum(q), w.contended(t)) && a &&
+        static_cast<int>(a->qp_state) > 6)
       fail("QUERY " + hexnum(q) + " answered state " + std::to_string(int(a->qp_state)));
   } else if (pick < 71) {  // QUERY of a published number: held by the file or not
     auto p = pick_published();
     if (!p) return;
+    const auto t = tr();
+    const CloseWatch w(f_, p->first);
     expect(kQueryPublished,
-           cmd::query_xrc_rcv_qp(c, f_.xrcd[p->first], p->second, QpAttrMask::State, tr()),
-           {0, EINVAL}, hexnum(p->second));
+           cmd::query_xrc_rcv_qp(c, f_.xrcd[p->first], p->second, QpAttrMask::State, t),
+           {0, EINVAL}, hexnum(p->second), w.contended(t));
   } else if (pick < 74) {  // OPEN_QP of a QP this thread holds: must open
     if (!mine) return;
     const auto [q, o] = *mine;
+    const CloseWatch w(f_, o->x);
     auto h = cmd::open_qp(c, f_.xrcd[o->x], q, q);
-    if (expect(kOpenQpOwn, h, {0}, hexnum(q)) && h) {
+    if (expect(kOpenQpOwn, h, {0}, hexnum(q), w.contended(Transport::write)) && h) {
       if (h->qp_num != q) fail("OPEN_QP " + hexnum(q) + " opened " + hexnum(h->qp_num));
       o->handles.push_back(h->handle);
     }
@@ -317,15 +373,19 @@ void Thread::step() {
     auto p = pick_published();
     if (!p) return;
     const auto [x, q] = *p;
-    auto h = cmd::open_qp(c, f_.xrcd[x], q, q);
+    auto h = cmd::open_qp(c, f_.xrcd[x], q, q);  // EINVAL covers a busy handle
     if (!expect(kOpenQpPublished, h, {0, EINVAL}, hexnum(q)) || !h) return;
     auto& o = own_[q];
     o.x = x;
     o.handles.push_back(h->handle);
   } else if (pick < 82) {  // CREATE_QP(XRC_TGT)
     const int x = static_cast<int>(r() % kXrcds);
+    const CloseWatch w(f_, x);
     auto h = cmd::create_qp_xrc_tgt(c, f_.xrcd[x]);
-    if (!expect(kCreateQp, h, {0, ENOMEM}, "xrcd " + std::to_string(x)) || !h) return;
+    if (!expect(kCreateQp, h, {0, ENOMEM}, "xrcd " + std::to_string(x),
+                w.contended(Transport::write)) ||
+        !h)
+      return;
     own_[h->qp_num] = Own{x, 0, {h->handle}};
     publish(r(), x, h->qp_num);
   } else if (pick < 90) {  // DESTROY_QP of a handle this thread made
@@ -354,8 +414,11 @@ void Thread::step() {
     if (!mine) return;
     const auto [q, o] = *mine;
     std::unique_lock lock(f_.spares);  // no spare handle is open now
+    auto& closing = g->closing[f_.slot][o->x];
+    closing.fetch_add(1);
     expect(kCloseXrcdBusy, cmd::close_xrcd(c, f_.xrcd[o->x]), {EBUSY},
            "xrcd " + std::to_string(o->x) + " holding " + hexnum(q));
+    closing.fetch_add(1);
   } else if (pick < 96) {  // fork: the child shares the file, and its references
     if (!mine || mine->second->regs == 0) return;
     fork_child(mine->first, *mine->second);
@@ -395,14 +458,24 @@ void Thread::fork_child(std::uint32_t q, const Own& o) {
     if (!expect(kFork, cmd::reg_xrc_rcv_qp(c, xh, q, Transport::write), {EACCES},
                 "child: REG over write"))
       rc = 1;
+    // The parent's other threads run on: one may be closing xh.
+    const CloseWatch reg(f_, o.x);
     auto res = cmd::reg_xrc_rcv_qp(c, xh, q, Transport::ioctl);
-    if (!expect(kFork, res, {0}, "child: REG " + hexnum(q) + " over ioctl")) rc = 1;
+    if (!expect(kFork, res, {0}, "child: REG " + hexnum(q) + " over ioctl",
+                reg.contended(Transport::ioctl)))
+      rc = 1;
+    const CloseWatch query(f_, o.x);
     if (!expect(kFork, cmd::query_xrc_rcv_qp(c, xh, q, QpAttrMask::State, Transport::ioctl), {0},
-                "child: QUERY " + hexnum(q)))
+                "child: QUERY " + hexnum(q), query.contended(Transport::ioctl)))
       rc = 1;
-    if (res && !expect(kFork, cmd::unreg_xrc_rcv_qp(c, xh, q, Transport::ioctl), {0},
-                       "child: UNREG " + hexnum(q)))
-      rc = 1;
+    // Retried while contended: the reference must not outlive the child.
+    for (bool done = !res; !done;) {
+      const CloseWatch unreg(f_, o.x);
+      const auto u = cmd::unreg_xrc_rcv_qp(c, xh, q, Transport::ioctl);
+      if (!expect(kFork, u, {0}, "child: UNREG " + hexnum(q), unreg.contended(Transport::ioctl)))
+        rc = 1;
+      done = u || rc;
+    }
     std::fflush(stdout);
     ::_exit(rc);
   }
@@ -425,7 +498,7 @@ void Thread::fork_child(std::uint32_t q, const Own& o) {
       fail("worker: open context: " + ctx.error().message());
       ::_exit(1);
     }
-    File f(std::move(*ctx));
+    File f(std::move(*ctx), slot);
     for (int x = 0; x < kXrcds; ++x) {
       auto xr = Xrcd::open(f.ctx, opt.xrcd_dir + "/xrc-race-xrcd-" + std::to_string(x));
       if (!xr) {
@@ -466,6 +539,7 @@ void Thread::fork_child(std::uint32_t q, const Own& o) {
 // ---------------------------------------------------------- orchestrator
 pid_t spawn(int slot, std::uint64_t seed) {
   g->slot[slot].reported.store(0);
+  for (auto& c : g->closing[slot]) c.store(0);  // a killed worker may have died closing
   std::fflush(stdout);
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -690,11 +764,13 @@ int main(int argc, char** argv) {
   const int failures = g->failures.load();
   std::printf("XRC-RACE result=%s seed=0x%llx calls=%llu procs=%d threads=%d rounds=%ld"
               " quiescence_checks=%ld kills=%ld forks=%llu closes=%llu events_injected=%ld"
-              " events_to_gone_qps=%ld irq_events=%ld events_read=%llu failures=%d\n",
+              " events_to_gone_qps=%ld irq_events=%ld events_read=%llu busy_during_close=%llu"
+              " failures=%d\n",
               failures ? "failed" : "passed", static_cast<unsigned long long>(opt.seed),
               static_cast<unsigned long long>(g->calls.load()), opt.procs, opt.threads, rounds,
               checks, kills, static_cast<unsigned long long>(g->forks.load()),
               static_cast<unsigned long long>(g->closes.load()), injected, inject_gone, irq,
-              static_cast<unsigned long long>(g->events_read.load()), failures);
+              static_cast<unsigned long long>(g->events_read.load()),
+              static_cast<unsigned long long>(g->contended.load()), failures);
   return failures ? 1 : 0;
 }
