@@ -196,6 +196,8 @@ struct File {
 class CloseWatch {
  public:
   CloseWatch(const File& f, int x) : c_(g->closing[f.slot][x]), seen_(c_.load()) {}
+  // Only after the call has returned: hence every call site keeps the
+  // result in a local, never calls inside expect()'s argument list.
   int contended(Transport t) const {
     const bool overlapped = (seen_ & 1) || c_.load() != seen_;
     return overlapped ? (t == Transport::ioctl ? EBUSY : EINVAL) : 0;
@@ -302,8 +304,8 @@ void Thread::step() {
     const auto [q, o] = *mine;
     const auto t = tr();
     const CloseWatch w(f_, 1 - o->x);
-    expect(kRegWrongXrcd, cmd::reg_xrc_rcv_qp(c, f_.xrcd[1 - o->x], q, t), {EINVAL}, hexnum(q),
-           w.contended(t));
+    const auto res = cmd::reg_xrc_rcv_qp(c, f_.xrcd[1 - o->x], q, t);
+    expect(kRegWrongXrcd, res, {EINVAL}, hexnum(q), w.contended(t));
   } else if (pick < 32) {  // REG of a number no receive QP can have
     std::uint32_t q = static_cast<std::uint32_t>(r()) | k2Pow24;
     if (mine && chance(50)) q = mine->first & ~kMlx4Bit;  // below xrc_sim's range with mlx4_qpn
@@ -314,8 +316,9 @@ void Thread::step() {
     std::uint32_t h = f_.xrcd[x];
     bool bad_h = chance(20);
     if (bad_h) h = 0x7fff0000U + static_cast<std::uint32_t>(r() % 0xffff);
-    expect(kRegBad, cmd::reg_xrc_rcv_qp(c, h, q, t), {bad_h ? bad_handle(t) : EINVAL},
-           hexnum(q) + (bad_h ? " bad handle" : ""), bad_h ? 0 : w.contended(t));
+    const auto res = cmd::reg_xrc_rcv_qp(c, h, q, t);
+    expect(kRegBad, res, {bad_h ? bad_handle(t) : EINVAL}, hexnum(q) + (bad_h ? " bad handle" : ""),
+           bad_h ? 0 : w.contended(t));
   } else if (pick < 50) {  // UNREG of a reference this thread took
     if (!mine) return;
     const auto [q, o] = *mine;
@@ -331,8 +334,8 @@ void Thread::step() {
     const int x = static_cast<int>(r() % kXrcds);
     const auto t = tr();
     const CloseWatch w(f_, x);
-    expect(kUnregBad, cmd::unreg_xrc_rcv_qp(c, f_.xrcd[x], q, t), {EINVAL}, hexnum(q),
-           w.contended(t));
+    const auto res = cmd::unreg_xrc_rcv_qp(c, f_.xrcd[x], q, t);
+    expect(kUnregBad, res, {EINVAL}, hexnum(q), w.contended(t));
   } else if (pick < 60) {  // MODIFY of a held QP: the state is shared, EINVAL is allowed
     if (!mine || mine->second->regs == 0) return;
     const auto [q, o] = *mine;
@@ -341,8 +344,8 @@ void Thread::step() {
     const auto& m = kMods[r() % std::size(kMods)];
     const auto t = tr();
     const CloseWatch w(f_, o->x);
-    expect(kModifyOwn, cmd::modify_xrc_rcv_qp(c, f_.xrcd[o->x], q, m.attr, m.mask, t),
-           {0, EINVAL}, hexnum(q), w.contended(t));
+    const auto res = cmd::modify_xrc_rcv_qp(c, f_.xrcd[o->x], q, m.attr, m.mask, t);
+    expect(kModifyOwn, res, {0, EINVAL}, hexnum(q), w.contended(t));
   } else if (pick < 68) {  // QUERY of a held QP: must answer
     if (!mine || mine->second->regs == 0) return;
     const auto [q, o] = *mine;
@@ -357,9 +360,8 @@ void Thread::step() {
     if (!p) return;
     const auto t = tr();
     const CloseWatch w(f_, p->first);
-    expect(kQueryPublished,
-           cmd::query_xrc_rcv_qp(c, f_.xrcd[p->first], p->second, QpAttrMask::State, t),
-           {0, EINVAL}, hexnum(p->second), w.contended(t));
+    const auto res = cmd::query_xrc_rcv_qp(c, f_.xrcd[p->first], p->second, QpAttrMask::State, t);
+    expect(kQueryPublished, res, {0, EINVAL}, hexnum(p->second), w.contended(t));
   } else if (pick < 74) {  // OPEN_QP of a QP this thread holds: must open
     if (!mine) return;
     const auto [q, o] = *mine;
@@ -465,16 +467,17 @@ void Thread::fork_child(std::uint32_t q, const Own& o) {
                 reg.contended(Transport::ioctl)))
       rc = 1;
     const CloseWatch query(f_, o.x);
-    if (!expect(kFork, cmd::query_xrc_rcv_qp(c, xh, q, QpAttrMask::State, Transport::ioctl), {0},
-                "child: QUERY " + hexnum(q), query.contended(Transport::ioctl)))
+    const auto qres = cmd::query_xrc_rcv_qp(c, xh, q, QpAttrMask::State, Transport::ioctl);
+    if (!expect(kFork, qres, {0}, "child: QUERY " + hexnum(q), query.contended(Transport::ioctl)))
       rc = 1;
     // Retried while contended: the reference must not outlive the child.
     for (bool done = !res; !done;) {
       const CloseWatch unreg(f_, o.x);
       const auto u = cmd::unreg_xrc_rcv_qp(c, xh, q, Transport::ioctl);
-      if (!expect(kFork, u, {0}, "child: UNREG " + hexnum(q), unreg.contended(Transport::ioctl)))
-        rc = 1;
-      done = u || rc;
+      const bool ok = expect(kFork, u, {0}, "child: UNREG " + hexnum(q),
+                             unreg.contended(Transport::ioctl));
+      if (!ok) rc = 1;
+      done = u || !ok;  // an excused EBUSY is tried again
     }
     std::fflush(stdout);
     ::_exit(rc);
@@ -539,7 +542,10 @@ void Thread::fork_child(std::uint32_t q, const Own& o) {
 // ---------------------------------------------------------- orchestrator
 pid_t spawn(int slot, std::uint64_t seed) {
   g->slot[slot].reported.store(0);
-  for (auto& c : g->closing[slot]) c.store(0);  // a killed worker may have died closing
+  // A killed worker may have died closing: even the count out, never back
+  // (a grandchild still dying may hold an earlier value).
+  for (auto& c : g->closing[slot])
+    if (c.load() & 1) c.fetch_add(1);
   std::fflush(stdout);
   const pid_t pid = ::fork();
   if (pid < 0) {
