@@ -7,6 +7,28 @@ source "$(dirname "$0")/lib.sh"
 configs=()
 for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
 mkdir -p "$KBUILD"
+
+# What the build depends on: the tree's commit and uncommitted changes to
+# tracked files, the config fragments, the compiler and this script.
+# kunit.py build with nothing changed still costs a minute (olddefconfig,
+# then make walking the tree), once per stage that boots the kernel.
+build_key() {
+	{
+		git -C "$TREE" rev-parse HEAD
+		git -C "$TREE" diff HEAD
+		for c in $KUNITCONFIGS; do cat "$TOP/$c"; done
+		gcc --version
+		echo "$KCC"
+		cat "$0"
+	} | sha256sum | cut -d' ' -f1
+}
+key=$(build_key)
+stamp="$KBUILD/.xrc-rcv-built"
+if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$key" ]; then
+	step "kernel: $KBUILD is built from this tree and configuration"
+	exit 0
+fi
+rm -f "$stamp"
 step "kernel: building $KBUILD/arch/x86/boot/bzImage (cold: about 15 minutes)"
 cd "$TREE"
 with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
@@ -15,3 +37,4 @@ with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
 	"${configs[@]}" ||
 	{ tail -40 "$KBUILD/kernel-build.log"; die "kernel build failed"; }
 step "kernel: $(cd "$KBUILD" && make -s kernelrelease 2>/dev/null || echo built)"
+echo "$key" > "$stamp"
