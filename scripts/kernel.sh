@@ -8,23 +8,30 @@ configs=()
 for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
 mkdir -p "$KBUILD"
 
-# What the build depends on: the tree's commit and uncommitted changes to
-# tracked files, the config fragments, the compiler and this script.
+# What the build depends on: the tree (its commit, uncommitted changes,
+# files git does not track: Debian's .gitignore hides every new file),
+# the config fragments, the toolchain and this script; and the .config
+# the last build left, so a hand edit there is built too.
 # kunit.py build with nothing changed still costs a minute (olddefconfig,
 # then make walking the tree), once per stage that boots the kernel.
 build_key() {
+	set -o pipefail
 	{
+		echo "$TREE"
 		git -C "$TREE" rev-parse HEAD
-		git -C "$TREE" diff HEAD
+		git -C "$TREE" diff --no-ext-diff --binary HEAD
+		git -C "$TREE" ls-files -o -z | (cd "$TREE" && xargs -0r sha256sum)
 		for c in $KUNITCONFIGS; do cat "$TOP/$c"; done
-		gcc --version
+		gcc --version; ld --version | sed -n 1p; as --version | sed -n 1p
 		echo "$KCC"
 		cat "$0"
 	} | sha256sum | cut -d' ' -f1
 }
-key=$(build_key)
+config_sum() { sha256sum < "$KBUILD/.config" 2>/dev/null | cut -d' ' -f1; }
+key=$(build_key) || die "cannot read the state of $TREE"
 stamp="$KBUILD/.xrc-rcv-built"
-if [ -f "$KBUILD/arch/x86/boot/bzImage" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$key" ]; then
+if [ -f "$KBUILD/arch/x86/boot/bzImage" ] &&
+	[ "$(cat "$stamp" 2>/dev/null)" = "$key $(config_sum)" ]; then
 	step "kernel: $KBUILD is built from this tree and configuration"
 	exit 0
 fi
@@ -37,4 +44,6 @@ with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
 	"${configs[@]}" ||
 	{ tail -40 "$KBUILD/kernel-build.log"; die "kernel build failed"; }
 step "kernel: $(cd "$KBUILD" && make -s kernelrelease 2>/dev/null || echo built)"
-echo "$key" > "$stamp"
+# A tree edited while it built is built again next time
+[ "$(build_key)" = "$key" ] && echo "$key $(config_sum)" > "$stamp"
+true

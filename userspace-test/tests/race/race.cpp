@@ -326,10 +326,10 @@ void Thread::step() {
     if (q >= qpn_first && q < k2Pow24) q |= k2Pow24;
     const auto t = tr();
     const int x = static_cast<int>(r() % kXrcds);
-    const CloseWatch w(f_, x);
     std::uint32_t h = f_.xrcd[x];
     bool bad_h = chance(20);
     if (bad_h) h = 0x7fff0000U + static_cast<std::uint32_t>(r() % 0xffff);
+    const CloseWatch w(f_, x);
     const auto res = cmd::reg_xrc_rcv_qp(c, h, q, t);
     expect(kRegBad, res, {bad_h ? bad_handle(t) : EINVAL}, hexnum(q) + (bad_h ? " bad handle" : ""),
            bad_h ? 0 : w.contended(t));
