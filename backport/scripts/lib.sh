@@ -7,6 +7,7 @@ CACHE="${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv}"
 TREE="${TREE:-$CACHE/tree}"				# the patched 6.12 tree (read only)
 BPBUILD="$CACHE/build"					# backport-<kver>/ live here
 JOBS="${JOBS:-2}"
+SERIES_VERSION="${SERIES_VERSION:-$(sed -n 's/^SERIES_VERSION *:= *//p' "$TOP/Makefile")}"
 
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'backport: error: %s\n' "$*" >&2; exit 1; }
@@ -29,4 +30,18 @@ builddir_of() { echo "$BPBUILD/backport-$1"; }
 installed_version() {
 	{ dpkg-query -W -f='${Status}|${Version}' "${1%%=*}" 2>/dev/null || true; } |
 		sed -n 's/^install ok installed|//p'
+}
+
+# The package's name, and its version: the base kernel the stack comes
+# from, the series version and the series commit (the tree's HEAD), e.g.
+# 6.12.118+xrc3.gb3dc11b65ab1. It is in modinfo (prepare.sh), the DKMS
+# package and the .deb, and valid as all three.
+BP_NAME=xrc-rcv-backport
+bp_version() {
+	local v p s
+	v=$(sed -n 's/^VERSION = //p' "$TREE/Makefile")
+	p=$(sed -n 's/^PATCHLEVEL = //p' "$TREE/Makefile")
+	s=$(sed -n 's/^SUBLEVEL = //p' "$TREE/Makefile")
+	printf '%s.%s.%s+xrc%s.g%s\n' "$v" "$p" "$s" "${SERIES_VERSION:-0}" \
+		"$(git -C "$TREE" rev-parse --short=12 HEAD)"
 }

@@ -1,0 +1,25 @@
+#!/bin/bash
+# build-modules.sh KDIR: build the backported stack in this source tree
+# against the kernel headers in KDIR. The one build script: make backport
+# runs it in $CACHE/build/backport-<kver>/, and DKMS runs it in its own
+# copy of the package's source (dkms.conf: MAKE).
+#
+#   1. compat/probe.sh KDIR       -> compat/config.h (HAVE_*)
+#   2. make -C KDIR M=$PWD        the modules listed in ./modules
+#
+# BACKPORT_WERROR=1 turns warnings into errors (make test sets it; a
+# user's kernel may warn where ours did not, and should still build).
+set -euo pipefail
+
+kdir=${1:?usage: build-modules.sh KDIR}
+cd "$(dirname "$0")"
+./compat/probe.sh "$kdir"
+mods=$(sed -e 's/#.*//' modules | awk 'NF { printf "%s.o ", $1 }')
+dirs=$(sed -e 's/#.*//' modules | awk 'NF && !seen[$2]++ { printf "%s/ ", $2 }')
+echo "  MAKE    $mods"
+nice make -C "$kdir" M="$PWD" -j"${JOBS:-2}" \
+	BACKPORT_MODULES="$mods" BACKPORT_DIRS="$dirs" \
+	BACKPORT_WERROR="${BACKPORT_WERROR:-0}" modules
+for m in $mods; do
+	[ -n "$(find drivers -name "${m%.o}.ko")" ] || { echo "build-modules.sh: no ${m%.o}.ko" >&2; exit 1; }
+done
