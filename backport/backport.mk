@@ -4,10 +4,14 @@
 #   make backport [KVER=...]  one kernel (default: the first of backport/kernels)
 #   make backport-all         every kernel of backport/kernels
 #   make backport-deps        apt-get install the pinned headers (idempotent)
-#   make backport-boot [KVER=...]  boot that stock kernel under QEMU with the
+#   make backport-boot [KVER=...] [ROUTE=install|deb]  boot that stock kernel under QEMU with the
 #                             backported modules, xrc_sim and the tests
 #   make backport-test        backport-all, then boot 6.1 (the proof) and
 #                             6.12 (the control); fails on any error
+#   make backport-install KVER=... [DESTDIR=...]  install the built stack
+#                             into updates/ of KVER's module tree, depmod
+#   make backport-uninstall KVER=... [DESTDIR=...]
+#   make backport-deb         the DKMS source package (.deb)
 #   make backport-clean       remove the backport build directories
 
 BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -17,7 +21,8 @@ KVER           ?= $(firstword $(BACKPORT_KVERS))
 # The patched tree is the input; `make tree` is cheap when it is current.
 BACKPORT_TREE_DEP := tree
 
-.PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean
+.PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean \
+	backport-install backport-uninstall backport-deb
 
 backport: backport-deps $(BACKPORT_TREE_DEP)
 	@$(BACKPORT_DIR)/scripts/build.sh $(KVER)
@@ -30,11 +35,20 @@ backport-deps:
 
 backport-boot: backport-deps $(BACKPORT_TREE_DEP)
 	@$(BACKPORT_DIR)/scripts/build.sh $(KVER)
-	@$(BACKPORT_DIR)/scripts/boot-test.sh $(KVER)
+	@$(BACKPORT_DIR)/scripts/boot-test.sh $(KVER) $(or $(ROUTE),install)
 
 backport-test: backport-all
 	@$(BACKPORT_DIR)/scripts/test.sh
 	@echo 'make backport-test: all passed'
 
+backport-install: backport
+	@$(BACKPORT_DIR)/scripts/install.sh $(KVER) $(DESTDIR)
+
+backport-uninstall:
+	@$(BACKPORT_DIR)/scripts/install.sh -u $(KVER) $(DESTDIR)
+
+backport-deb: $(BACKPORT_TREE_DEP)
+	@$(BACKPORT_DIR)/scripts/deb.sh >/dev/null
+
 backport-clean:
-	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest)
+	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest deb dkms)

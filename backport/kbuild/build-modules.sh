@@ -5,7 +5,8 @@
 # copy of the package's source (dkms.conf: MAKE).
 #
 #   1. compat/probe.sh KDIR       -> compat/config.h (HAVE_*)
-#   2. make -C KDIR M=$PWD        the modules listed in ./modules
+#   2. make -C KDIR M=$PWD        the modules listed in ./modules, and
+#                                 a dummy of each in ./unsupported
 #
 # BACKPORT_WERROR=1 turns warnings into errors (make test sets it; a
 # user's kernel may warn where ours did not, and should still build).
@@ -23,3 +24,6 @@ nice make -C "$kdir" M="$PWD" -j"${JOBS:-2}" \
 for m in $mods; do
 	[ -n "$(find drivers -name "${m%.o}.ko")" ] || { echo "build-modules.sh: no ${m%.o}.ko" >&2; exit 1; }
 done
+while read -r n; do
+	[ -f "dummy/$n.ko" ] || { echo "build-modules.sh: no dummy/$n.ko" >&2; exit 1; }
+done < unsupported

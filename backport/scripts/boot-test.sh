@@ -1,29 +1,38 @@
 #!/bin/bash
-# boot-test.sh KVER: the boot proof. Boots Debian's stock linux-image-KVER
-# (downloaded and unpacked into the cache, never installed) under QEMU
-# (TCG, no KVM) with the guest harness of userspace-test/guest/, loads the
-# backported stack built by build.sh KVER plus xrc_sim, and runs the tests:
+# boot-test.sh KVER [install|deb]: the boot proof. Boots Debian's stock
+# linux-image-KVER (downloaded and unpacked into the cache, never
+# installed) under QEMU (TCG, no KVM) with its whole stock module tree,
+# installs the backport into that tree the way a user would, and loads it
+# with modprobe:
+#
+#   install  make backport-install (install.sh): updates/xrc-rcv-backport/
+#   deb      the .deb of make backport-deb, built and installed by Debian's
+#            dkms (dkms-install.sh): updates/dkms/
+#
+# then depmod. In the guest (guest/preload), kmod's modprobe loads each
+# module of backport/modules; each must resolve to updates/, and its
+# srcversion must be the installed file's. A stock module that is not
+# rebuilt (rdma_rxe) must meet its dummy, and the stock file itself must
+# fail to load. Then the guest harness of userspace-test/guest/ loads
+# xrc_sim and runs the tests:
 #
 #   xrc-smoke            userspace-test/guest/smoke (static C), always
 #   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
 #   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
 #
-# The C++ suites are the static build of scripts/userspace.sh, the one
-# make e2e uses. BACKPORT_E2E=0 runs the smoke test only.
+# BACKPORT_E2E=0 runs the smoke test only. Fails unless all of that held,
+# QEMU powered off by itself and the serial log has no WARNING/BUG/Oops/...
+# (userspace-test/guest/check-log.sh). The stock kernels have no KASAN,
+# lockdep or kmemleak: those checks are the series' own debug kernel's.
 #
-# Fails unless every module loaded, each backported one is the
-# out-of-tree build (taint O), the tests passed and the serial log has no
-# WARNING/BUG/Oops/... (userspace-test/guest/check-log.sh). The stock 6.1
-# kernel has no KASAN, lockdep or kmemleak: those checks need the
-# series' own debug kernel (make kunit / the e2e guest).
-#
-# How it fits the harness without changing it: mkinitramfs.sh packs
-# busybox, its /init, xrc_sim.ko and the tests; a second cpio appended to
-# the same initramfs adds /backport/ (the modules and guest/preload), and
-# rdinit=/backport/preload (run-qemu.sh -a) loads them before exec /init.
+# The initramfs: the stock tree (an uncompressed cpio, cached per kernel),
+# the harness' archive (mkinitramfs.sh: busybox, /init, xrc_sim, tests),
+# and ours: updates/, depmod's indexes, /backport/ (preload, kmod and its
+# libraries). rdinit=/backport/preload runs first and execs /init.
 source "$(dirname "$0")/lib.sh"
 
-kver=${1:?usage: boot-test.sh KVER}
+kver=${1:?usage: boot-test.sh KVER [install|deb]}
+route=${2:-install}
 image=$(kernel_field "$kver" 3)
 [ "$image" != - ] || die "no boot-proof image pinned for $kver in $BP/kernels"
 B=$(builddir_of "$kver")
@@ -55,41 +64,66 @@ vmlinuz=$img/boot/vmlinuz-$kver
 stockmods=$img/lib/modules/$kver
 [ -f "$vmlinuz" ] && [ -f "$stockmods/modules.dep" ] || die "no kernel or modules.dep in $img"
 
-# 2. What to load, in order: the stock modules the backport depends on
-#    (modinfo depends, closed over the image's modules.dep), then ours.
+# Every stock module that links against one the backport replaces must
+# be rebuilt or have a dummy (backport/unsupported).
 ours=$(sed -e 's/#.*//' "$BP/modules" | awk 'NF { printf "%s ", $1 }')
-declare -A kopath
-for m in $ours; do
-	kopath[$m]=$(find "$B/drivers" -name "$m.ko")
-	[ -n "${kopath[$m]}" ] || die "no $m.ko in $B: make backport KVER=$kver"
-done
+unsupported=$(sed -e 's/#.*//' "$BP/unsupported" | awk 'NF { printf "%s ", $1 }')
+missing=$(awk -F: -v ours=" $ours " -v unsup=" $unsupported " '
+	function name(p) { sub(/.*\//, "", p); sub(/\.ko.*/, "", p); return p }
+	{ n = name($1); k = split($2, d, " ")
+	  for (i = 1; i <= k; i++) if (index(ours, " " name(d[i]) " ") && !index(ours, " " n " ") && !index(unsup, " " n " ")) { print n; break } }' \
+	"$stockmods/modules.dep")
+[ -z "$missing" ] || die "stock modules of $kver that use the backport's but are neither rebuilt nor in backport/unsupported: $missing"
+
 sim=$B/ext/xrc_sim/xrc_sim.ko
 [ -f "$sim" ] || die "no $sim: make backport KVER=$kver"
-stock=()
-add_stock() {	# $1: module name; appends it after its own dependencies
-	local name=$1 line path deps d
-	for d in "${stock[@]}"; do [ "$d" = "$name" ] && return 0; done
-	line=$(grep -E "(^|/)${name//_/[_-]}\.ko(\.[a-z]+)?:" "$stockmods/modules.dep") ||
-		die "stock module $name is not in $stockmods/modules.dep"
-	path=${line%%:*}
-	deps=${line#*:}
-	# modules.dep lists the whole closure, the first-loaded last
-	for d in $(echo $deps | tr ' ' '\n' | tac); do
-		d=$(basename "$d"); add_stock "${d%%.ko*}"
-	done
-	for d in "${stock[@]}"; do [ "$d" = "$name" ] && return 0; done
-	stock+=("$name")
-	kopath[$name]=$stockmods/$path
-}
-for m in $ours xrc_sim; do
-	ko=${kopath[$m]:-$sim}
-	for d in $(modinfo -F depends "$ko" | tr ',' ' '); do
-		case " $ours " in *" $d "*) ;; *) add_stock "$d" ;; esac
-	done
-done
-step "boot $kver: stock modules needed: ${stock[*]:-none}; backported: $(echo $ours)"
 
-# 3. The test programs.
+# 2. The stock tree as a cpio, once per kernel (without depmod's indexes).
+stockcpio=$img.modules.cpio
+if [ ! -f "$stockcpio" ] || [ "$stockcpio" -ot "$img/.done" ]; then
+	step "boot $kver: packing the stock module tree ($(du -sh "$stockmods" | cut -f1))"
+	# the kernel's unpacker creates no parent directories: list them first
+	(cd "$img" && { printf 'lib\0lib/modules\0'
+		find lib/modules/"$kver" \( -name 'modules.*' -prune \) -o -print0 | LC_ALL=C sort -z; } |
+		cpio --null -o -H newc -R 0:0 --quiet) > "$stockcpio.new"
+	mv "$stockcpio.new" "$stockcpio"
+fi
+
+# 3. Install the backport into a copy of the tree (hard links: nothing
+#    in kernel/ is written), the way the user would.
+W=$G/run-$kver
+rm -rf "$W"
+mkdir -p "$W/root/lib/modules/$kver"
+cp -al "$stockmods/kernel" "$W/root/lib/modules/$kver/"
+cp "$stockmods"/modules.{order,builtin,builtin.modinfo} "$W/root/lib/modules/$kver/"
+case $route in
+install)
+	"$BP/scripts/install.sh" "$kver" "$W/root"
+	upd=updates/$BP_NAME ;;
+deb)
+	pkg=$("$BP/scripts/deb.sh")
+	"$BP/scripts/dkms-install.sh" "$kver" "$pkg" "$W/root"
+	upd=updates/dkms ;;
+*) die "route $route: install or deb" ;;
+esac
+declare -A srcv
+for m in $ours; do
+	ko=$(find "$W/root/lib/modules/$kver/$upd" -name "$m.ko*" | head -n 1)
+	[ -n "$ko" ] || die "$m is not installed in $upd"
+	srcv[$m]=$(modinfo -F srcversion "$ko")
+done
+step "boot $kver ($route): stock tree + $upd ($(find "$W/root/lib/modules/$kver/$upd" -name '*.ko*' | wc -l) modules)"
+
+# The negative check: rdma_rxe, and the stock modules it needs first.
+neg=rdma_rxe
+negline=$(grep -E "(^|/)$neg\.ko(\.[a-z]+)?:" "$stockmods/modules.dep") || die "no stock $neg in $kver"
+negdeps=""
+for d in ${negline#*:}; do
+	d=$(basename "$d"); d=${d%%.ko*}
+	case " $ours " in *" $d "*) ;; *) negdeps="$d $negdeps" ;; esac
+done
+
+# 4. The test programs.
 progs=()
 make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
@@ -101,16 +135,24 @@ if [ "$E2E" != 0 ]; then
 	run_e2e=1
 fi
 
-# 4. The initramfs: the harness' archive + ours appended.
-W=$G/run-$kver
-rm -rf "$W"; mkdir -p "$W/overlay/backport/modules"
+# 5. The initramfs: stock tree, harness, ours.
+mkdir -p "$W/overlay/backport/bin" "$W/overlay/lib/modules/$kver"
+(cd "$W/root/lib/modules/$kver" && cp -a updates modules.* "$W/overlay/lib/modules/$kver/")
+install -m 0755 "$BP/guest/preload" "$W/overlay/backport/preload"
+printf '%s\n' $ours > "$W/overlay/backport/modprobe.list"
+printf '%s\n' $ours > "$W/overlay/backport/ours.list"
+echo "$neg ${negline%%:*} $negdeps" > "$W/overlay/backport/negative.list"
+# kmod, dynamically linked: with its libraries and loader
+cp -L /usr/bin/kmod "$W/overlay/backport/bin/kmod"
+for t in modprobe modinfo insmod depmod lsmod; do ln -s kmod "$W/overlay/backport/bin/$t"; done
+for lib in $(ldd /usr/bin/kmod | grep -oE '/[^ ]+'); do
+	mkdir -p "$W/overlay$(dirname "$lib")"
+	cp -L "$lib" "$W/overlay$lib"
+done
 {
 	echo '#!/bin/sh'
 	echo '# /etc/xrc-guest.sh of the backport boot proof (boot-test.sh)'
 	echo 'set +e'
-	echo 'for m in' $ours xrc_sim '; do'
-	echo '	echo "backport-guest: $m taint=$(cat /sys/module/$m/taint 2>/dev/null)"'
-	echo 'done'
 	# xrc-smoke and the rmmod suite each end by unloading xrc_sim: load
 	# it again before the next program (which also exercises a reload).
 	echo 'sim() {'
@@ -128,36 +170,41 @@ rm -rf "$W"; mkdir -p "$W/overlay/backport/modules"
 	echo 'exit $rc'
 } > "$W/tests.sh"
 "$GH/mkinitramfs.sh" -o "$W/harness.cpio.gz" -k "$sim" -s "$W/tests.sh" "${progs[@]}"
-order=()
-for m in "${stock[@]}" $ours; do
-	cp "${kopath[$m]}" "$W/overlay/backport/modules/"
-	case ${kopath[$m]} in *.ko.xz) xz -d "$W/overlay/backport/modules/$m.ko.xz" ;; *.ko.zst) zstd -qd --rm "$W/overlay/backport/modules/$m.ko.zst" ;; esac
-	order+=("$m")
-done
-printf '%s\n' "${order[@]}" > "$W/overlay/backport/load.order"
-install -m 0755 "$BP/guest/preload" "$W/overlay/backport/preload"
 (cd "$W/overlay" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$W/backport.cpio.gz"
-cat "$W/harness.cpio.gz" "$W/backport.cpio.gz" > "$W/initramfs.cpio.gz"
+cat "$stockcpio" "$W/harness.cpio.gz" "$W/backport.cpio.gz" > "$W/initramfs.cpio"
 
-# 5. Boot, then judge the log.
-step "boot $kver: QEMU (TCG) with $(basename "$vmlinuz"), loading ${order[*]} xrc_sim"
+# 6. Boot, then judge the log.
+step "boot $kver: QEMU (TCG) with $(basename "$vmlinuz"), $(du -h "$W/initramfs.cpio" | cut -f1) initramfs"
 log=$W/guest.log
-"$GH/run-qemu.sh" -k "$vmlinuz" -i "$W/initramfs.cpio.gz" -l "$log" \
+"$GH/run-qemu.sh" -k "$vmlinuz" -i "$W/initramfs.cpio" -l "$log" -m 3G \
 	-t "${TIMEOUT:-900}" -a "rdinit=/backport/preload" > "$W/qemu.out" 2>&1
 qrc=$?
 tail -n 1 "$W/qemu.out"
 fail=0
+bad() { echo "boot-test: FAIL: $*"; fail=1; }
 "$GH/check-log.sh" "$log" || fail=1
-for m in "${order[@]}"; do
-	grep -aq "backport-preload: loaded $m\$" "$log" || { echo "boot-test: FAIL: $m did not load"; fail=1; }
-done
+loaded=0
 for m in $ours; do
-	grep -aqE "backport-guest: $m taint=[A-Z]*O" "$log" ||
-		{ echo "boot-test: FAIL: $m is not the out-of-tree build (no taint O)"; fail=1; }
+	grep -aq "^backport-modprobe: $m ok" "$log" || bad "modprobe $m failed"
+	line=$(grep -a "^backport-module: $m " "$log" || true)
+	case $line in
+	*" path=/lib/modules/$kver/$upd/"*) ;;
+	*) bad "$m does not resolve to $upd: ${line:-no report}" ;;
+	esac
+	[[ $line == *" srcversion=${srcv[$m]} "* ]] ||
+		bad "$m: srcversion is not the installed module's (${srcv[$m]}): $line"
+	[[ $line =~ taint=[A-Z]*O ]] || bad "$m is not the out-of-tree build (no taint O): $line"
+	[ $fail = 1 ] || loaded=$((loaded + 1))
 done
-grep -aq 'backport-guest: tests rc=0' "$log" || { echo "boot-test: FAIL: tests did not pass"; fail=1; }
-[ $qrc = 0 ] || { echo "boot-test: FAIL: QEMU exited $qrc (124: timeout)"; fail=1; }
+grep -aqE "^backport-negative: $neg modprobe rc=[1-9][0-9]* path=/lib/modules/${kver//+/\\+}/$upd/" "$log" ||
+	bad "modprobe $neg did not meet its dummy: $(grep -a "^backport-negative: $neg modprobe" "$log")"
+grep -aq "^backport-negative: $neg dummy message seen" "$log" || bad "the dummy of $neg did not say why"
+grep -aqE "^backport-negative: $neg stock insmod rc=[1-9]" "$log" || bad "the stock $neg loaded against the backport"
+! grep -aq "^backport-negative: $neg dependency .* FAILED" "$log" || bad "a stock dependency of $neg did not load"
+grep -a '^backport-negative: stock says' "$log" | sed 's/^/    /' || true
+grep -aq 'backport-guest: tests rc=0' "$log" || bad "tests did not pass"
+[ $qrc = 0 ] || bad "QEMU exited $qrc (124: timeout)"
 # Per-test outcomes, for comparing kernels (scripts/test.sh).
 {
 	grep -aoE '^\[ +(OK|FAILED) +\] [A-Za-z0-9_./]+ \(' "$log" |
@@ -169,7 +216,8 @@ summary=$(grep -aE '^\[  PASSED  \] [0-9]+ tests?\.|^\[  FAILED  \] [0-9]+ tests
 	sed 's/^/    /' || true)
 echo "$summary"
 if [ $fail = 0 ]; then
-	step "boot $kver: PASS in $(( $(date +%s) - start )) s ($( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"
+	step "boot $kver: PASS in $(( $(date +%s) - start )) s ($route: $loaded modules by modprobe from $upd; $( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"
+	echo "$kver $route $loaded" >> "$G/loaded.txt"
 else
 	step "boot $kver: FAIL; log: $log"
 	exit 1

@@ -3,7 +3,8 @@
 # `make -C $KDIR M=DIR` builds and the DKMS package ships:
 #
 #   build-modules.sh            backport/kbuild/build-modules.sh: probes, make
-#   modules, VERSION            what to build; the package version
+#   modules, VERSION, NAME      what to build; the package version, name
+#   unsupported, dummy/         a dummy of each stock module not rebuilt
 #   dkms.conf                   backport/dkms/dkms.conf.in, filled in
 #   Kbuild                      backport/kbuild/Kbuild.top
 #   compat/backport.kbuild      include paths + config.h for any module
@@ -62,6 +63,15 @@ mkdir -p "$stage/compat/probes"
 install -m 0644 "$BP"/compat/probes/have_*.c "$stage/compat/probes/"
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/modules" > "$stage/modules"
 echo "$version" > "$stage/VERSION"
+echo "$BP_NAME" > "$stage/NAME"
+
+# A dummy for each stock module that is not rebuilt (dummy/dummy.c).
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/unsupported" > "$stage/unsupported"
+mkdir -p "$stage/dummy"
+install -m 0644 "$BP/dummy/Kbuild" "$stage/dummy/Kbuild"
+while read -r n; do
+	install -m 0644 "$BP/dummy/dummy.c" "$stage/dummy/xrc_dummy_$n.c"
+done < "$stage/unsupported"
 
 # The version stamp: an object of each module (Kbuild.subdir adds it).
 # MODULE_VERSION also makes modpost record a srcversion, which the boot
@@ -90,6 +100,12 @@ done < "$stage/modules"
 		echo "DEST_MODULE_LOCATION[$i]=/updates/dkms"
 		i=$((i + 1))
 	done < "$stage/modules"
+	while read -r n; do
+		echo "BUILT_MODULE_NAME[$i]=$n"
+		echo "BUILT_MODULE_LOCATION[$i]=dummy"
+		echo "DEST_MODULE_LOCATION[$i]=/updates/dkms"
+		i=$((i + 1))
+	done < "$stage/unsupported"
 } > "$stage/dkms.conf"
 
 # The simulated device, unchanged, under a top Kbuild of our own.

@@ -1,7 +1,9 @@
 #!/bin/bash
 # test.sh: make backport-test after backport-all. Boots every kernel of
 # backport/kernels that pins an image (boot-test.sh), the 6.1 proof first
-# and the stock 6.12 kernel as the control, then compares the per-test
+# and the stock 6.12 kernel as the control. The first kernel gets the
+# backport as a user of the .deb would (make backport-deb, built by DKMS),
+# the others through make backport-install. Then it compares the per-test
 # outcomes: a test that fails on an older kernel but passes on 6.12 is a
 # backport bug; one that fails on both is not the backport's. Exits
 # non-zero if any boot failed.
@@ -10,10 +12,20 @@ export LC_ALL=C	# join(1) needs the sort order of results.txt
 
 status=0
 booted=()
+route=deb
+rm -f "$BPBUILD/backport-guest/loaded.txt"
 for k in $(kernels | awk '$3 != "-" { print $1 }'); do
-	"$BP/scripts/boot-test.sh" "$k" || status=1
+	"$BP/scripts/boot-test.sh" "$k" $route || status=1
 	booted+=("$k")
+	route=install
 done
+# For make test's table: kernels booted, and modules loaded by modprobe
+if [ -n "${SUMMARY:-}" ] && [ -f "$BPBUILD/backport-guest/loaded.txt" ]; then
+	{
+		echo "kernels=$(wc -l < "$BPBUILD/backport-guest/loaded.txt")"
+		echo "modules_loaded=$(awk '{ n += $3 } END { print n + 0 }' "$BPBUILD/backport-guest/loaded.txt")"
+	} >> "$SUMMARY"
+fi
 
 ref=${booted[-1]}
 refres=$BPBUILD/backport-guest/run-$ref/results.txt

@@ -1,0 +1,34 @@
+#!/bin/bash
+# deb.sh: make backport-deb. Builds $CACHE/build/backport-deb/
+# <name>-dkms_<version>-1_all.deb, a DKMS source package the way
+# MLNX_OFED ships mlnx-ofed-kernel-dkms: /usr/src/<name>-<version>/ is
+# the source tree of prepare.sh (without xrc_sim, a test device), its
+# dkms.conf runs build-modules.sh, and the maintainer scripts are those
+# of backport/dkms/. Prints the path of the .deb on stdout.
+source "$(dirname "$0")/lib.sh"
+
+[ -f "$TREE/Makefile" ] || die "no patched tree at $TREE (make tree)"
+version=$(bp_version)
+D=$BPBUILD/backport-deb
+src=$D/src
+root=$D/root
+"$BP/scripts/prepare.sh" "$src" >&2
+rm -rf "$root"
+usrsrc=$root/usr/src/$BP_NAME-$version
+mkdir -p "$usrsrc" "$root/DEBIAN" "$root/usr/share/doc/$BP_NAME-dkms"
+rsync -a --exclude=/ext/ --exclude=/.stage/ "$src/" "$usrsrc/"
+install -m 0644 "$BP/README.md" "$root/usr/share/doc/$BP_NAME-dkms/README.md"
+fill() {
+	sed -e "s/@NAME@/$BP_NAME/g" -e "s/@VERSION@/$version/g" \
+	    -e "s/@MAINTAINER@/$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)/" "$1"
+}
+fill "$BP/dkms/control" > "$root/DEBIAN/control"
+for s in postinst prerm; do
+	fill "$BP/dkms/$s" > "$root/DEBIAN/$s"
+	chmod 0755 "$root/DEBIAN/$s"
+done
+deb=$D/${BP_NAME}-dkms_${version}-1_all.deb
+rm -f "$D"/*.deb
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
+step "backport-deb: $deb ($(du -h "$deb" | cut -f1))" >&2
+echo "$deb"

@@ -1,0 +1,52 @@
+#!/bin/bash
+# dkms-install.sh KVER DEB DESTDIR: what installing DEB (make backport-deb)
+# does on a system with kernel KVER, into DESTDIR instead of /: unpack the
+# package, then Debian's dkms adds, builds and installs its source for
+# KVER (into DESTDIR/lib/modules/KVER/updates/dkms), and depmod -b.
+#
+# Nothing is installed on the host. dkms itself is Debian's package,
+# apt-get downloaded and unpacked into the cache (it is one bash script);
+# its trees (--sourcetree, --dkmstree, --installtree) point into the
+# cache. The package's postinst does the same through
+# /usr/lib/dkms/common.postinst, which this does not run.
+source "$(dirname "$0")/lib.sh"
+
+kver=${1:?usage: dkms-install.sh KVER DEB DESTDIR}
+deb=${2:?usage: dkms-install.sh KVER DEB DESTDIR}
+destdir=${3:?usage: dkms-install.sh KVER DEB DESTDIR}
+W=$BPBUILD/backport-dkms
+tools=$BPBUILD/tools
+
+# dkms, unpacked
+dkms=$tools/dkms/usr/sbin/dkms
+if [ ! -x "$dkms" ]; then
+	mkdir -p "$tools/debs"
+	(cd "$tools/debs" && apt-get download -q dkms 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
+		die "cannot download Debian's dkms"
+	rm -rf "$tools/dkms"
+	dpkg-deb -x "$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)" "$tools/dkms"
+fi
+
+name=$(dpkg-deb -f "$deb" Package)
+version=$(dpkg-deb -f "$deb" Version)
+version=${version%-*}		# the Debian revision is not DKMS's
+name=${name%-dkms}
+rm -rf "$W"
+mkdir -p "$W/tree"
+dpkg-deb -x "$deb" "$W/root"
+[ -f "$W/root/usr/src/$name-$version/dkms.conf" ] || die "$deb has no usr/src/$name-$version/dkms.conf"
+dk() {
+	"$dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
+		--installtree "$destdir/lib/modules" --no-depmod \
+		-m "$name" -v "$version" "$@"
+}
+step "dkms: add, build, install $name $version for $kver ($(basename "$dkms") $(dpkg-deb -f "$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)" Version))"
+dk add > "$W/dkms.log" 2>&1 &&
+dk build -k "$kver" --kernelsourcedir "$(kdir_of "$kver")" >> "$W/dkms.log" 2>&1 &&
+dk install -k "$kver" >> "$W/dkms.log" 2>&1 || {
+	tail -n 30 "$W/dkms.log"
+	cat "$W/tree/$name/$version/build/make.log" 2>/dev/null | grep -E 'error|Error' | head -n 20
+	die "dkms failed: $W/dkms.log"
+}
+depmod -b "$destdir" "$kver"
+echo "    $(find "$destdir/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l) modules in updates/dkms; log: $W/dkms.log"

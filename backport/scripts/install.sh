@@ -1,0 +1,60 @@
+#!/bin/bash
+# install.sh [-u] KVER [DESTDIR]: install the stack built by build.sh KVER
+# under DESTDIR/lib/modules/KVER/updates/xrc-rcv-backport/, the modules
+# and the dummies of backport/unsupported, and run depmod, so that
+# modprobe prefers them to the stock ones in kernel/. -u removes them.
+#
+# Without DESTDIR this changes the running system's module tree: it is
+# `make backport-install`, run as root. The DKMS package (make
+# backport-deb) is the other way; do not use both for one kernel.
+source "$(dirname "$0")/lib.sh"
+
+remove=0
+[ "${1:-}" != -u ] || { remove=1; shift; }
+kver=${1:?usage: install.sh [-u] KVER [DESTDIR]}
+destdir=${2:-}
+B=$(builddir_of "$kver")
+mods=$destdir/lib/modules/$kver
+dest=$mods/updates/$BP_NAME
+[ -d "$mods" ] || die "no $mods: is $kver installed there?"
+
+depmod_() {
+	if [ -n "$destdir" ]; then
+		depmod -b "$destdir" "$kver"
+	else
+		depmod "$kver"
+	fi
+}
+
+if [ $remove = 1 ]; then
+	rm -rf "$dest"
+	depmod_
+	step "removed $dest; modprobe uses the stock modules of $kver again"
+	exit 0
+fi
+
+[ -f "$B/VERSION" ] || die "nothing built for $kver: make backport KVER=$kver"
+rm -rf "$dest"
+mkdir -p "$dest/dummy"
+n=0
+while read -r m d; do
+	install -m 0644 "$B/$d/$m.ko" "$dest/$m.ko"
+	n=$((n + 1))
+done < "$B/modules"
+while read -r m; do
+	install -m 0644 "$B/dummy/$m.ko" "$dest/dummy/$m.ko"
+done < "$B/unsupported"
+depmod_
+step "installed $n modules and $(wc -l < "$B/unsupported") dummies of $BP_NAME $(cat "$B/VERSION") in $dest"
+modprobe_n=$(modinfo -b "${destdir:-/}" -k "$kver" -n ib_core 2>/dev/null || true)
+case $modprobe_n in
+"$dest"/*) echo "    modprobe ib_core now loads $modprobe_n" ;;
+*) die "depmod does not prefer the backport: modinfo -n ib_core is '$modprobe_n'" ;;
+esac
+cat <<EOM
+    The initramfs: if it loads RDMA or mlx4 modules (root over IPoIB or
+    iSER, or a dracut/initramfs-tools hook that copies mlx4_core), it still
+    holds the stock ones. Rebuild it, then reboot:
+        update-initramfs -u -k $kver
+    To remove: make backport-uninstall KVER=$kver
+EOM
