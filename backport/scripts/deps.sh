@@ -1,6 +1,8 @@
 #!/bin/bash
 # deps.sh: the workbench's packages plus the pinned headers of every
-# target kernel (backport/kernels). Idempotent, like scripts/deps.sh.
+# target kernel (backport/kernels), and what the install, the package and
+# the boot proof use (rsync, cpio, openssl for the test signing key; dkms
+# itself is only downloaded). Idempotent, like scripts/deps.sh.
 #
 # Note: Debian's linux-headers-6.12.*-amd64 depends on the matching
 # linux-image-*-unsigned, so installing those headers also installs that
@@ -8,4 +10,4 @@
 # The 6.1 image of the boot proof is only downloaded (boot-test.sh).
 source "$(dirname "$0")/lib.sh"
 
-exec "$TOP/scripts/deps.sh" $(kernels | awk '{ print $2 }') patch kmod
+exec "$TOP/scripts/deps.sh" $(kernels | awk '{ print $2 }') patch kmod rsync cpio openssl

@@ -4,6 +4,10 @@
 # package, then Debian's dkms adds, builds and installs its source for
 # KVER (into DESTDIR/lib/modules/KVER/updates/dkms), and depmod -b.
 #
+# A warm run reuses what DKMS built last time when the package's source,
+# the kernel headers and dkms are all the same (a stamp of their hashes);
+# any change to them rebuilds from scratch, as DKMS would.
+#
 # Nothing is installed on the host. dkms itself is Debian's package,
 # apt-get downloaded and unpacked into the cache (it is one bash script);
 # its trees (--sourcetree, --dkmstree, --installtree) point into the
@@ -31,22 +35,37 @@ name=$(dpkg-deb -f "$deb" Package)
 version=$(dpkg-deb -f "$deb" Version)
 version=${version%-*}		# the Debian revision is not DKMS's
 name=${name%-dkms}
-rm -rf "$W"
-mkdir -p "$W/tree"
+dkmsdeb=$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)
+out=$W/out-$kver		# its lib/modules/KVER is DKMS's install tree
+rm -rf "$W/root"
 dpkg-deb -x "$deb" "$W/root"
-[ -f "$W/root/usr/src/$name-$version/dkms.conf" ] || die "$deb has no usr/src/$name-$version/dkms.conf"
-dk() {
-	"$dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
-		--installtree "$destdir/lib/modules" --no-depmod \
-		-m "$name" -v "$version" "$@"
-}
-step "dkms: add, build, install $name $version for $kver ($(basename "$dkms") $(dpkg-deb -f "$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)" Version))"
-dk add > "$W/dkms.log" 2>&1 &&
-dk build -k "$kver" --kernelsourcedir "$(kdir_of "$kver")" >> "$W/dkms.log" 2>&1 &&
-dk install -k "$kver" >> "$W/dkms.log" 2>&1 || {
-	tail -n 30 "$W/dkms.log"
-	cat "$W/tree/$name/$version/build/make.log" 2>/dev/null | grep -E 'error|Error' | head -n 20
-	die "dkms failed: $W/dkms.log"
-}
+src=$W/root/usr/src/$name-$version
+[ -f "$src/dkms.conf" ] || die "$deb has no usr/src/$name-$version/dkms.conf"
+key=$( { (cd "$src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+	 echo "$kver $(installed_version "$(kernel_field "$kver" 2)") $(sha256sum < "$dkmsdeb")"; } |
+	sha256sum | cut -d' ' -f1)
+if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$key" ]; then
+	step "dkms: $name $version for $kver: package source, headers and dkms unchanged, reusing the modules DKMS built before"
+else
+	rm -rf "$W/tree" "$out"
+	mkdir -p "$W/tree" "$out/lib/modules/$kver"
+	dk() {
+		"$dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
+			--installtree "$out/lib/modules" --no-depmod \
+			-m "$name" -v "$version" "$@"
+	}
+	step "dkms: add, build, install $name $version for $kver (dkms $(dpkg-deb -f "$dkmsdeb" Version))"
+	dk add > "$W/dkms.log" 2>&1 &&
+	dk build -k "$kver" --kernelsourcedir "$(kdir_of "$kver")" >> "$W/dkms.log" 2>&1 &&
+	dk install -k "$kver" >> "$W/dkms.log" 2>&1 || {
+		tail -n 30 "$W/dkms.log"
+		grep -E 'error|Error' "$W/tree/$name/$version/build/make.log" 2>/dev/null | head -n 20
+		die "dkms failed: $W/dkms.log"
+	}
+	echo "$key" > "$out/.stamp"
+fi
+mkdir -p "$destdir/lib/modules/$kver/updates"
+rm -rf "$destdir/lib/modules/$kver/updates/dkms"
+cp -a "$out/lib/modules/$kver/updates/dkms" "$destdir/lib/modules/$kver/updates/"
 depmod -b "$destdir" "$kver"
 echo "    $(find "$destdir/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l) modules in updates/dkms; log: $W/dkms.log"

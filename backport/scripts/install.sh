@@ -4,6 +4,10 @@
 # and the dummies of backport/unsupported, and run depmod, so that
 # modprobe prefers them to the stock ones in kernel/. -u removes them.
 #
+# With Secure Boot: SIGN_KEY=key.priv SIGN_CERT=cert.der (a MOK enrolled
+# with mokutil --import) signs each module with the kernel's sign-file
+# before depmod (backport/README.md, "Secure Boot").
+#
 # Without DESTDIR this changes the running system's module tree: it is
 # `make backport-install`, run as root. The DKMS package (make
 # backport-deb) is the other way; do not use both for one kernel.
@@ -44,6 +48,13 @@ done < "$B/modules"
 while read -r m; do
 	install -m 0644 "$B/dummy/$m.ko" "$dest/dummy/$m.ko"
 done < "$B/unsupported"
+if [ -n "${SIGN_KEY:-}" ]; then
+	sign=$(kdir_of "$kver")/scripts/sign-file
+	[ -x "$sign" ] || die "no $sign to sign with"
+	[ -f "$SIGN_KEY" ] && [ -f "${SIGN_CERT:-}" ] || die "SIGN_KEY needs SIGN_CERT, both files"
+	find "$dest" -name '*.ko' -exec "$sign" sha256 "$SIGN_KEY" "$SIGN_CERT" {} \;
+	echo "    signed with $SIGN_CERT ($(modinfo -F signer "$dest/ib_core.ko"))"
+fi
 depmod_
 step "installed $n modules and $(wc -l < "$B/unsupported") dummies of $BP_NAME $(cat "$B/VERSION") in $dest"
 modprobe_n=$(modinfo -b "${destdir:-/}" -k "$kver" -n ib_core 2>/dev/null || true)
