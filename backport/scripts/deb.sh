@@ -18,12 +18,25 @@ usrsrc=$root/usr/src/$BP_NAME-$version
 mkdir -p "$usrsrc" "$root/DEBIAN" "$root/usr/share/doc/$BP_NAME-dkms"
 rsync -a --exclude=/ext/ --exclude=/.stage/ "$src/" "$usrsrc/"
 install -m 0644 "$BP/README.md" "$root/usr/share/doc/$BP_NAME-dkms/README.md"
+# DKMS declines a module whose MODULE_VERSION equals the stock one's
+# (mlx4_core and mlx4_en are 4.0-0 in both): skip that check for this
+# package, as MLNX_OFED does
+mkdir -p "$root/usr/share/dkms/modules_to_force_install"
+echo "${BP_NAME}_version-override" > "$root/usr/share/dkms/modules_to_force_install/$BP_NAME"
 fill() {
 	sed -e "s/@NAME@/$BP_NAME/g" -e "s/@VERSION@/$version/g" \
 	    -e "s/@MAINTAINER@/$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)/" "$1"
 }
 fill "$BP/dkms/control" > "$root/DEBIAN/control"
-for s in postinst prerm; do
+fill "$BP/dkms/copyright" > "$root/usr/share/doc/$BP_NAME-dkms/copyright"
+{
+	echo "$BP_NAME-dkms ($version-1) unstable; urgency=medium"
+	echo
+	echo "  * Built from the series at $(git -C "$TREE" rev-parse --short=12 HEAD)."
+	echo
+	echo " -- $(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)  $(git -C "$TREE" log -1 --format=%aD)"
+} | gzip -9n > "$root/usr/share/doc/$BP_NAME-dkms/changelog.Debian.gz"
+for s in postinst prerm postrm; do
 	fill "$BP/dkms/$s" > "$root/DEBIAN/$s"
 	chmod 0755 "$root/DEBIAN/$s"
 done

@@ -8,10 +8,16 @@
 # the kernel headers and dkms are all the same (a stamp of their hashes);
 # any change to them rebuilds from scratch, as DKMS would.
 #
-# Nothing is installed on the host. dkms itself is Debian's package,
-# apt-get downloaded and unpacked into the cache (it is one bash script);
-# its trees (--sourcetree, --dkmstree, --installtree) point into the
-# cache. The package's postinst does the same through
+# Nothing is installed on the host, and nothing of it is read. dkms
+# itself is Debian's package, apt-get downloaded and unpacked into the
+# cache (it is one bash script); its trees (--sourcetree, --dkmstree,
+# --installtree) point into the cache, and the run's copy of the script
+# has its fixed paths (/etc/dkms, /var/lib/dkms,
+# /usr/share/dkms/modules_to_force_install) moved there too, the last to
+# the unpacked package: as if DKMS and the package were installed in a
+# root of their own. The install tree holds the stock modules (hard
+# links), so DKMS's version checks against them run as on a real system.
+# The package's postinst does the same through
 # /usr/lib/dkms/common.postinst, which this does not run.
 source "$(dirname "$0")/lib.sh"
 
@@ -42,15 +48,20 @@ dpkg-deb -x "$deb" "$W/root"
 src=$W/root/usr/src/$name-$version
 [ -f "$src/dkms.conf" ] || die "$deb has no usr/src/$name-$version/dkms.conf"
 key=$( { (cd "$src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-	 echo "$kver $(installed_version "$(kernel_field "$kver" 2)") $(sha256sum < "$dkmsdeb")"; } |
+	 echo "$kver $(installed_version "$(kernel_field "$kver" 2)") $(sha256sum < "$dkmsdeb") $(sha256sum < "$0")"; } |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$key" ]; then
 	step "dkms: $name $version for $kver: package source, headers and dkms unchanged, reusing the modules DKMS built before"
 else
-	rm -rf "$W/tree" "$out"
-	mkdir -p "$W/tree" "$out/lib/modules/$kver"
+	rm -rf "$W/tree" "$W/etc" "$W/var" "$out"
+	mkdir -p "$W/tree" "$W/etc" "$W/var" "$out/lib/modules/$kver"
+	cp -al "$destdir/lib/modules/$kver/kernel" "$out/lib/modules/$kver/"
+	sed -e "s|/etc/dkms/|$W/etc/|g" -e "s|/var/lib/dkms|$W/var|g" \
+	    -e "s|/usr/share/dkms/modules_to_force_install|$W/root/usr/share/dkms/modules_to_force_install|" \
+		"$dkms" > "$W/dkms"
+	chmod +x "$W/dkms"
 	dk() {
-		"$dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
+		"$W/dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
 			--installtree "$out/lib/modules" --no-depmod \
 			-m "$name" -v "$version" "$@"
 	}
@@ -62,6 +73,12 @@ else
 		grep -E 'error|Error' "$W/tree/$name/$version/build/make.log" 2>/dev/null | head -n 20
 		die "dkms failed: $W/dkms.log"
 	}
+	# dkms install says 0 when it declines a module (e.g. one whose
+	# version equals the stock one's): every built module must be there
+	n=$(grep -c '^BUILT_MODULE_NAME' "$src/dkms.conf")
+	got=$(find "$out/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l)
+	[ "$got" = "$n" ] || { grep -iE 'will not replace|not newer|obsolete' "$W/dkms.log"
+		die "dkms installed $got of $n modules: $W/dkms.log"; }
 	echo "$key" > "$out/.stamp"
 fi
 mkdir -p "$destdir/lib/modules/$kver/updates"

@@ -30,14 +30,30 @@ depmod_() {
 	fi
 }
 
+# Debian's initramfs (MODULES=most) carries the stock mlx4_core and
+# mlx4_en, which udev loads before the root file system is mounted, so
+# before ours: rebuild it, on install and on removal. Not for a DESTDIR.
+initramfs() {
+	if [ -n "$destdir" ]; then
+		echo "    DESTDIR: not rebuilding an initramfs; on that system run update-initramfs -u -k $kver"
+	elif [ -e "/boot/initrd.img-$kver" ] && command -v update-initramfs > /dev/null; then
+		update-initramfs -u -k "$kver"
+	else
+		echo "    no /boot/initrd.img-$kver (or no update-initramfs): if this kernel's initramfs holds RDMA or mlx4 modules, rebuild it"
+	fi
+}
+
 if [ $remove = 1 ]; then
 	rm -rf "$dest"
 	depmod_
+	initramfs
 	step "removed $dest; modprobe uses the stock modules of $kver again"
 	exit 0
 fi
 
 [ -f "$B/VERSION" ] || die "nothing built for $kver: make backport KVER=$kver"
+! ls "$mods"/updates/dkms/ib_core.ko* > /dev/null 2>&1 ||
+	die "$mods/updates/dkms has an ib_core (the .deb of this backport, or MLNX_OFED): remove that package first"
 rm -rf "$dest"
 mkdir -p "$dest/dummy"
 n=0
@@ -62,10 +78,5 @@ case $modprobe_n in
 "$dest"/*) echo "    modprobe ib_core now loads $modprobe_n" ;;
 *) die "depmod does not prefer the backport: modinfo -n ib_core is '$modprobe_n'" ;;
 esac
-cat <<EOM
-    The initramfs: if it loads RDMA or mlx4 modules (root over IPoIB or
-    iSER, or a dracut/initramfs-tools hook that copies mlx4_core), it still
-    holds the stock ones. Rebuild it, then reboot:
-        update-initramfs -u -k $kver
-    To remove: make backport-uninstall KVER=$kver
-EOM
+initramfs
+echo "    To remove: make backport-uninstall KVER=$kver"

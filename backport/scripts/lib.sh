@@ -33,15 +33,18 @@ installed_version() {
 }
 
 # The package's name, and its version: the base kernel the stack comes
-# from, the series version and the series commit (the tree's HEAD), e.g.
-# 6.12.118+xrc3.gb3dc11b65ab1. It is in modinfo (prepare.sh), the DKMS
-# package and the .deb, and valid as all three.
+# from, the series version, a count that only grows (the project's
+# commits that touched patches/ or backport/, so that dpkg and DKMS order
+# successive packages right) and the series commit (the patched tree's
+# HEAD), e.g. 6.12.118+xrc3.57.gb3dc11b6570c. It is in modinfo
+# (prepare.sh), the DKMS package and the .deb, and valid as all three.
 BP_NAME=xrc-rcv-backport
 bp_version() {
-	local v p s
+	local v p s n
 	v=$(sed -n 's/^VERSION = //p' "$TREE/Makefile")
 	p=$(sed -n 's/^PATCHLEVEL = //p' "$TREE/Makefile")
 	s=$(sed -n 's/^SUBLEVEL = //p' "$TREE/Makefile")
-	printf '%s.%s.%s+xrc%s.g%s\n' "$v" "$p" "$s" "${SERIES_VERSION:-0}" \
+	n=$(git -C "$TOP" rev-list --count HEAD -- patches backport 2>/dev/null || echo 0)
+	printf '%s.%s.%s+xrc%s.%s.g%s\n' "$v" "$p" "$s" "${SERIES_VERSION:-0}" "$n" \
 		"$(git -C "$TREE" rev-parse --short=12 HEAD)"
 }
