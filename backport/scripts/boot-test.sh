@@ -114,7 +114,7 @@ install)
 	[ "$signer" = "xrc-rcv backport test key" ] || die "the installed ib_core is not signed (signer '$signer')" ;;
 deb)
 	pkg=$("$BP/scripts/deb.sh")
-	"$BP/scripts/dkms-install.sh" "$kver" "$pkg" "$W/root"
+	STOCK_MODULES_DEP=$stockmods/modules.dep "$BP/scripts/dkms-install.sh" "$kver" "$pkg" "$W/root"
 	upd=updates/dkms ;;
 *) die "route $route: install or deb" ;;
 esac

@@ -36,7 +36,7 @@ fill "$BP/dkms/copyright" > "$root/usr/share/doc/$BP_NAME-dkms/copyright"
 	echo
 	echo " -- $(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)  $(git -C "$TREE" log -1 --format=%aD)"
 } | gzip -9n > "$root/usr/share/doc/$BP_NAME-dkms/changelog.Debian.gz"
-for s in postinst prerm postrm; do
+for s in preinst postinst prerm postrm; do
 	fill "$BP/dkms/$s" > "$root/DEBIAN/$s"
 	chmod 0755 "$root/DEBIAN/$s"
 done

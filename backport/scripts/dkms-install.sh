@@ -22,6 +22,7 @@
 source "$(dirname "$0")/lib.sh"
 
 kver=${1:?usage: dkms-install.sh KVER DEB DESTDIR}
+stock_dep=${STOCK_MODULES_DEP:?the stock modules.dep of KVER (boot-test.sh sets it)}
 deb=${2:?usage: dkms-install.sh KVER DEB DESTDIR}
 destdir=${3:?usage: dkms-install.sh KVER DEB DESTDIR}
 W=$BPBUILD/backport-dkms
@@ -56,9 +57,13 @@ else
 	rm -rf "$W/tree" "$W/etc" "$W/var" "$out"
 	mkdir -p "$W/tree" "$W/etc" "$W/var" "$out/lib/modules/$kver"
 	cp -al "$destdir/lib/modules/$kver/kernel" "$out/lib/modules/$kver/"
+	cp "$stock_dep" "$out/lib/modules/$kver/modules.dep"
 	sed -e "s|/etc/dkms/|$W/etc/|g" -e "s|/var/lib/dkms|$W/var|g" \
 	    -e "s|/usr/share/dkms/modules_to_force_install|$W/root/usr/share/dkms/modules_to_force_install|" \
+	    -e "s|/lib/modules/\$kernel_test/modules.dep|$out/lib/modules/\$kernel_test/modules.dep|g" \
 		"$dkms" > "$W/dkms"
+	grep -q "$out/lib/modules/\$kernel_test/modules.dep" "$W/dkms" ||
+		die "dkms $(dpkg-deb -f "$dkmsdeb" Version) reads modules.dep elsewhere: update dkms-install.sh"
 	chmod +x "$W/dkms"
 	dk() {
 		"$W/dkms" --sourcetree "$W/root/usr/src" --dkmstree "$W/tree" \
@@ -79,6 +84,9 @@ else
 	got=$(find "$out/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l)
 	[ "$got" = "$n" ] || { grep -iE 'will not replace|not newer|obsolete' "$W/dkms.log"
 		die "dkms installed $got of $n modules: $W/dkms.log"; }
+	# and it met the stock modules (mlx4_core is 4.0-0 on both sides)
+	grep -q "Forcing version override of $name" "$W/dkms.log" ||
+		die "dkms did not apply the package's version override: $W/dkms.log"
 	echo "$key" > "$out/.stamp"
 fi
 mkdir -p "$destdir/lib/modules/$kver/updates"
