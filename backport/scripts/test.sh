@@ -27,7 +27,14 @@ if [ -n "${SUMMARY:-}" ] && [ -f "$BPBUILD/backport-guest/loaded.txt" ]; then
 	} >> "$SUMMARY"
 fi
 
-ref=${booted[-1]}
+# The reference: the stock kernel of the series' own base version (the
+# tree's VERSION.PATCHLEVEL.SUBLEVEL), where the stack is not a backport.
+base=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$TREE/Makefile" | paste -sd.)
+ref=$(printf '%s\n' "${booted[@]}" | awk -v b="$base" 'index($0, b) == 1 { print; exit }')
+if [ -z "$ref" ]; then
+	step "no booted kernel is the series' base $base: no comparison"
+	exit $status
+fi
 refres=$BPBUILD/backport-guest/run-$ref/results.txt
 for k in "${booted[@]}"; do
 	[ "$k" != "$ref" ] || continue
