@@ -12,6 +12,9 @@
 #   -a  more kernel command line
 #   -m  guest memory, as QEMU's -m takes it (default: 2G)
 #
+# XRC_GUEST_SILENCE (default 900): stop a guest that printed nothing for
+# that many seconds, as a timeout.
+#
 # Exits 0 when the guest powered off by itself, 124 on timeout, else
 # QEMU's status.  Judge the log with check-log.sh.
 set -uo pipefail
@@ -24,6 +27,7 @@ timeout=900
 run=
 extra=
 mem=2G
+silence=${XRC_GUEST_SILENCE:-900}
 
 usage() {
 	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
@@ -60,13 +64,42 @@ if ! command -v qemu-system-x86_64 >/dev/null ||
 fi
 
 mkdir -p "$(dirname "$log")"
+: > "$log"
 start=$(date +%s.%N)
-timeout -k 10 "$timeout" qemu-system-x86_64 \
-	-bios qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
-	-m "$mem" -smp 2 \
-	-kernel "$kernel" -initrd "$initrd" -append "$append" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log"
-rc=${PIPESTATUS[0]}
+# QEMU under timeout(1), in the background so that a watchdog can stop a
+# guest that has printed nothing for $silence seconds (a hung guest would
+# otherwise hold the run until the whole timeout). tr is line-buffered,
+# so the log always ends where the guest stopped.
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+{
+	timeout -k 10 "$timeout" qemu-system-x86_64 \
+		-bios qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
+		-m "$mem" -smp 2 \
+		-kernel "$kernel" -initrd "$initrd" -append "$append" \
+		</dev/null 2>&1 &
+	echo $! > "$state/pid"
+	wait $!
+	echo $? > "$state/rc"
+} | stdbuf -oL tr -d '\r' | tee "$log" &
+pipeline=$!
+while [ ! -s "$state/pid" ]; do sleep 0.1; done
+last_size=-1 last_change=$SECONDS
+while kill -0 "$pipeline" 2>/dev/null; do
+	size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	if [ "$size" != "$last_size" ]; then
+		last_size=$size last_change=$SECONDS
+	elif [ $((SECONDS - last_change)) -ge "$silence" ]; then
+		echo "run-qemu: no guest output for $silence s: stopping QEMU" | tee -a "$log" >&2
+		touch "$state/silent"
+		kill "$(cat "$state/pid")" 2>/dev/null
+		break
+	fi
+	sleep 1
+done
+wait "$pipeline"
+rc=$(cat "$state/rc" 2>/dev/null || echo 125)
+[ ! -e "$state/silent" ] || rc=124
 end=$(date +%s.%N)
 
 awk -v rc="$rc" -v s="$start" -v e="$end" -v lf="$log" 'BEGIN {
