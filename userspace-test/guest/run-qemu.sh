@@ -12,8 +12,8 @@
 #   -a  more kernel command line
 #   -m  guest memory, as QEMU's -m takes it (default: 2G)
 #
-# XRC_GUEST_SILENCE (default 900): stop a guest that printed nothing for
-# that many seconds, as a timeout.
+# XRC_GUEST_SILENCE (default 900; 0 turns it off): stop a guest that
+# printed nothing for that many seconds, as a timeout.
 #
 # Exits 0 when the guest powered off by itself, 124 on timeout, else
 # QEMU's status.  Judge the log with check-log.sh.
@@ -28,6 +28,7 @@ run=
 extra=
 mem=2G
 silence=${XRC_GUEST_SILENCE:-900}
+case $silence in ''|*[!0-9]*) echo "run-qemu: XRC_GUEST_SILENCE must be a number of seconds (0: no watchdog)" >&2; exit 2 ;; esac
 
 usage() {
 	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
@@ -70,8 +71,11 @@ start=$(date +%s.%N)
 # guest that has printed nothing for $silence seconds (a hung guest would
 # otherwise hold the run until the whole timeout). tr is line-buffered,
 # so the log always ends where the guest stopped.
-state=$(mktemp -d)
-trap 'rm -rf "$state"' EXIT
+state=$(mktemp -d) || exit 125
+# QEMU runs in its own process group (timeout's): stop it with us
+trap 'kill "$(cat "$state/pid" 2>/dev/null)" 2>/dev/null; rm -rf "$state"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 {
 	timeout -k 10 "$timeout" qemu-system-x86_64 \
 		-bios qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
@@ -81,18 +85,17 @@ trap 'rm -rf "$state"' EXIT
 	echo $! > "$state/pid"
 	wait $!
 	echo $? > "$state/rc"
-} | stdbuf -oL tr -d '\r' | tee "$log" &
+} | stdbuf -oL tr -d '\r' | tee -a "$log" &
 pipeline=$!
-while [ ! -s "$state/pid" ]; do sleep 0.1; done
+while [ ! -s "$state/pid" ] && kill -0 "$pipeline" 2>/dev/null; do sleep 0.1; done
 last_size=-1 last_change=$SECONDS
 while kill -0 "$pipeline" 2>/dev/null; do
 	size=$(stat -c %s "$log" 2>/dev/null || echo 0)
 	if [ "$size" != "$last_size" ]; then
 		last_size=$size last_change=$SECONDS
-	elif [ $((SECONDS - last_change)) -ge "$silence" ]; then
+	elif [ "$silence" -gt 0 ] && [ $((SECONDS - last_change)) -ge "$silence" ]; then
 		echo "run-qemu: no guest output for $silence s: stopping QEMU" | tee -a "$log" >&2
-		touch "$state/silent"
-		kill "$(cat "$state/pid")" 2>/dev/null
+		kill "$(cat "$state/pid")" 2>/dev/null && touch "$state/silent"
 		break
 	fi
 	sleep 1
