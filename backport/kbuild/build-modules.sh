@@ -15,8 +15,9 @@ set -euo pipefail
 kdir=${1:?usage: build-modules.sh KDIR}
 cd "$(dirname "$0")"
 ./compat/probe.sh "$kdir"
-mods=$(sed -e 's/#.*//' modules | awk 'NF { printf "%s.o ", $1 }')
-dirs=$(sed -e 's/#.*//' modules | awk 'NF && !seen[$2]++ { printf "%s/ ", $2 }')
+# ./modules is backport/modules without its comments (prepare.sh)
+mods=$(awk '{ printf "%s.o ", $1 }' modules)
+dirs=$(awk '!seen[$2]++ { printf "%s/ ", $2 }' modules)
 echo "  MAKE    $mods"
 nice make -C "$kdir" M="$PWD" -j"${JOBS:-2}" \
 	BACKPORT_MODULES="$mods" BACKPORT_DIRS="$dirs" \

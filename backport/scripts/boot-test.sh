@@ -66,8 +66,8 @@ stockmods=$img/lib/modules/$kver
 
 # Every stock module that links against one the backport replaces must
 # be rebuilt or have a dummy (backport/unsupported).
-ours=$(sed -e 's/#.*//' "$BP/modules" | awk 'NF { printf "%s ", $1 }')
-unsupported=$(sed -e 's/#.*//' "$BP/unsupported" | awk 'NF { printf "%s ", $1 }')
+ours=$(listed "$BP/modules" | awk '{ printf "%s ", $1 }')
+unsupported=$(listed "$BP/unsupported" | awk '{ printf "%s ", $1 }')
 missing=$(awk -F: -v ours=" $ours " -v unsup=" $unsupported " '
 	function name(p) { sub(/.*\//, "", p); sub(/\.ko.*/, "", p); return p }
 	{ n = name($1); k = split($2, d, " ")

@@ -23,9 +23,9 @@ install -m 0644 "$BP/README.md" "$root/usr/share/doc/$BP_NAME-dkms/README.md"
 # package, as MLNX_OFED does
 mkdir -p "$root/usr/share/dkms/modules_to_force_install"
 echo "${BP_NAME}_version-override" > "$root/usr/share/dkms/modules_to_force_install/$BP_NAME"
+maintainer=$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)
 fill() {
-	sed -e "s/@NAME@/$BP_NAME/g" -e "s/@VERSION@/$version/g" \
-	    -e "s/@MAINTAINER@/$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)/" "$1"
+	sed -e "s/@NAME@/$BP_NAME/g" -e "s/@VERSION@/$version/g" -e "s/@MAINTAINER@/$maintainer/" "$1"
 }
 fill "$BP/dkms/control" > "$root/DEBIAN/control"
 fill "$BP/dkms/copyright" > "$root/usr/share/doc/$BP_NAME-dkms/copyright"
@@ -34,7 +34,7 @@ fill "$BP/dkms/copyright" > "$root/usr/share/doc/$BP_NAME-dkms/copyright"
 	echo
 	echo "  * Built from the series at $(git -C "$TREE" rev-parse --short=12 HEAD)."
 	echo
-	echo " -- $(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n 1)  $(git -C "$TREE" log -1 --format=%aD)"
+	echo " -- $maintainer  $(git -C "$TREE" log -1 --format=%aD)"
 } | gzip -9n > "$root/usr/share/doc/$BP_NAME-dkms/changelog.Debian.gz"
 for s in preinst postinst prerm postrm; do
 	fill "$BP/dkms/$s" > "$root/DEBIAN/$s"

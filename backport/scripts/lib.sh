@@ -12,8 +12,11 @@ SERIES_VERSION="${SERIES_VERSION:-$(sed -n 's/^SERIES_VERSION *:= *//p' "$TOP/Ma
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'backport: error: %s\n' "$*" >&2; exit 1; }
 
+# listed FILE: a list of backport/ (kernels, modules, unsupported)
+# without its comments and blank lines
+listed() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
 # The kernels file without comments: "kver headers=ver image=ver|-"
-kernels() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/kernels"; }
+kernels() { listed "$BP/kernels"; }
 default_kver() { kernels | awk 'NR == 1 { print $1 }'; }
 all_kvers() { kernels | awk '{ print $1 }'; }
 # kernel_field KVER N: column N of KVER's line (2 headers, 3 image)
@@ -40,11 +43,13 @@ installed_version() {
 # (prepare.sh), the DKMS package and the .deb, and valid as all three.
 BP_NAME=xrc-rcv-backport
 bp_version() {
-	local v p s n
-	v=$(sed -n 's/^VERSION = //p' "$TREE/Makefile")
-	p=$(sed -n 's/^PATCHLEVEL = //p' "$TREE/Makefile")
-	s=$(sed -n 's/^SUBLEVEL = //p' "$TREE/Makefile")
+	local n
 	n=$(git -C "$TOP" rev-list --count HEAD -- patches backport 2>/dev/null || echo 0)
-	printf '%s.%s.%s+xrc%s.%s.g%s\n' "$v" "$p" "$s" "${SERIES_VERSION:-0}" "$n" \
+	printf '%s+xrc%s.%s.g%s\n' "$(tree_kernel_version)" "${SERIES_VERSION:-0}" "$n" \
 		"$(git -C "$TREE" rev-parse --short=12 HEAD)"
+}
+
+# The patched tree's VERSION.PATCHLEVEL.SUBLEVEL, e.g. 6.12.118
+tree_kernel_version() {
+	sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$TREE/Makefile" | paste -sd.
 }

@@ -45,7 +45,7 @@ rm -rf "$stage"
 mkdir -p "$stage/compat" "$stage/ext/xrc_sim"
 
 src_only=(--include='*/' --include='*.[ch]' --include=Makefile --include=Kbuild --exclude='*')
-for d in $(sed -e 's/#.*//' "$BP/modules" | awk 'NF { print $2 }' | sort -u); do
+for d in $(listed "$BP/modules" | awk '{ print $2 }' | sort -u); do
 	mkdir -p "$stage/$d"
 	rsync -a "${src_only[@]}" "$TREE/$d/" "$stage/$d/"
 	install -m 0644 "$BP/kbuild/Kbuild.subdir" "$stage/$d/Kbuild"
@@ -61,12 +61,12 @@ install -m 0755 "$BP/kbuild/build-modules.sh" "$stage/build-modules.sh"
 install -m 0755 "$BP/compat/probe.sh" "$stage/compat/probe.sh"
 mkdir -p "$stage/compat/probes"
 install -m 0644 "$BP"/compat/probes/have_*.c "$stage/compat/probes/"
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/modules" > "$stage/modules"
+listed "$BP/modules" > "$stage/modules"
 echo "$version" > "$stage/VERSION"
 echo "$BP_NAME" > "$stage/NAME"
 
 # A dummy for each stock module that is not rebuilt (dummy/dummy.c).
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BP/unsupported" > "$stage/unsupported"
+listed "$BP/unsupported" > "$stage/unsupported"
 mkdir -p "$stage/dummy"
 install -m 0644 "$BP/dummy/Kbuild" "$stage/dummy/Kbuild"
 while read -r n; do
@@ -90,22 +90,12 @@ while read -r m d; do
 	} > "$stage/$d/xrc_backport_$m.c"
 done < "$stage/modules"
 
-# dkms.conf: one BUILT_MODULE_* triple per module
+# dkms.conf: one BUILT_MODULE_* triple per module, then per dummy
 {
 	sed -e "s/@NAME@/$BP_NAME/" -e "s/@VERSION@/$version/" "$BP/dkms/dkms.conf.in"
-	i=0
-	while read -r m d; do
-		echo "BUILT_MODULE_NAME[$i]=$m"
-		echo "BUILT_MODULE_LOCATION[$i]=$d"
-		echo "DEST_MODULE_LOCATION[$i]=/updates/dkms"
-		i=$((i + 1))
-	done < "$stage/modules"
-	while read -r n; do
-		echo "BUILT_MODULE_NAME[$i]=$n"
-		echo "BUILT_MODULE_LOCATION[$i]=dummy"
-		echo "DEST_MODULE_LOCATION[$i]=/updates/dkms"
-		i=$((i + 1))
-	done < "$stage/unsupported"
+	{ cat "$stage/modules"; sed 's/$/ dummy/' "$stage/unsupported"; } |
+		awk '{ printf "BUILT_MODULE_NAME[%d]=%s\nBUILT_MODULE_LOCATION[%d]=%s\nDEST_MODULE_LOCATION[%d]=/updates/dkms\n",
+		       NR - 1, $1, NR - 1, $2, NR - 1 }'
 } > "$stage/dkms.conf"
 
 # The simulated device, unchanged, under a top Kbuild of our own.

@@ -29,7 +29,7 @@ fi
 
 # The reference: the stock kernel of the series' own base version (the
 # tree's VERSION.PATCHLEVEL.SUBLEVEL), where the stack is not a backport.
-base=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$TREE/Makefile" | paste -sd.)
+base=$(tree_kernel_version)
 ref=$(printf '%s\n' "${booted[@]}" | awk -v b="$base" 'index($0, b) == 1 { print; exit }')
 if [ -z "$ref" ]; then
 	step "no booted kernel is the series' base $base: no comparison"
