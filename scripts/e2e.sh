@@ -58,7 +58,7 @@ step "e2e: booting $kernel (TCG; the suites take a while under KASAN)"
 # Show what the suites say as they say it, not the kernel's own messages
 XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kernel" \
 	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "${E2E_TIMEOUT:-3600}" |
-	grep --line-buffered -E '^\[ *(FAILED|SKIPPED) *\]|^\[==========\]|^XRC-|^\[demo\]|^\[restrack\]|^\[race\]|^\[faults\]|^\[  NO-XRC|^run-qemu' || true
+	grep --line-buffered -E '^\[ *(FAILED|SKIPPED) *\]|^\[==========\]|^XRC-|^\[demo\]|^\[restrack\]|^\[cgroup\]|^\[race\]|^\[faults\]|^\[  NO-XRC|^run-qemu' || true
 
 step "e2e: results (ioctl: tests over the ioctl methods; write: the write commands)"
 summary_ok=1

@@ -64,6 +64,64 @@ grep -q " lqpn=$qpn .*kern=ib_uverbs" $r/live ||
 	{ echo "[restrack] FAILED: QP $qpn still listed after its last UNREG"; exit 1; }
 echo "[restrack] passed"
 
+# The rdma cgroup counts what a file holds: its context (hca_handle) and
+# its objects (hca_object). Each QP a file registers counts as one object,
+# like the OPEN_QP handle it stands for; more references on that QP are
+# not more objects. At the cgroup's limit a REG that would add an object
+# fails with EAGAIN, and one on a QP the file holds still succeeds; UNREG
+# of the last reference, and close(), give the objects back.
+echo "XRC-SUITE=cgroup"
+g=/sys/fs/cgroup
+grep -q " $g cgroup2 " /proc/mounts || mount -t cgroup2 none $g
+echo +rdma > $g/cgroup.subtree_control
+mkdir -p $g/xrc
+cg_count() { # hca_handle|hca_object
+	sed -n "s/^xrc_sim[0-9]* .*$1=\([0-9]*\).*/\1/p" $g/xrc/rdma.current
+}
+cg_expect() { # WHEN HANDLES OBJECTS
+	i=0
+	while [ "$(cg_count hca_handle) $(cg_count hca_object)" != "$2 $3" ]; do
+		i=$((i + 1))
+		[ $i -le 50 ] || { echo "[cgroup] FAILED: $1: $(cat $g/xrc/rdma.current), expected hca_handle=$2 hca_object=$3"; exit 1; }
+		sleep 0.1
+	done
+	echo "[cgroup] $1: hca_handle=$2 hca_object=$3"
+}
+for t in write ioctl; do
+	c=/tmp/xrc-cgroup-$t
+	mkdir -p $c
+	dev=$(sed -n 's/^\(xrc_sim[0-9]*\) .*/\1/p' $g/xrc/rdma.current)
+	cg_expect "$t: nothing open" 0 0
+	sh -c 'echo $$ > '$g'/xrc/cgroup.procs; exec "$@"' - \
+		xrc-rcv --tag C --transport $t run "info; touch $c/open; wait-file $c/go;
+		create; save $c/q1; create; reg @$c/q1; touch $c/two; wait-file $c/limit;
+		reg @$c/q1; expect EAGAIN create; touch $c/refused; wait-file $c/nolimit;
+		unreg @$c/q1; unreg @$c/q1; touch $c/held; wait-file $c/last;
+		unreg @$c/q1; touch $c/one; wait-file $c/end" &
+	p=$!
+	while [ ! -e $c/open ]; do sleep 0.1; done
+	base=$(cg_count hca_object)
+	cg_expect "$t: context and XRCD" 1 "$base"
+	touch $c/go
+	while [ ! -e $c/two ]; do sleep 0.1; done
+	cg_expect "$t: two QPs, three references" 1 $((base + 2))
+	echo "$dev hca_object=$((base + 2))" > $g/xrc/rdma.max
+	touch $c/limit
+	while [ ! -e $c/refused ]; do sleep 0.1; done
+	cg_expect "$t: at the limit, a reference more, a QP refused" 1 $((base + 2))
+	echo "$dev hca_object=max" > $g/xrc/rdma.max
+	touch $c/nolimit
+	while [ ! -e $c/held ]; do sleep 0.1; done
+	cg_expect "$t: two of three references dropped" 1 $((base + 2))
+	touch $c/last
+	while [ ! -e $c/one ]; do sleep 0.1; done
+	cg_expect "$t: the last reference on the first QP dropped" 1 $((base + 1))
+	touch $c/end
+	wait $p
+	cg_expect "$t: closed" 0 0
+done
+echo "[cgroup] passed"
+
 # The race fuzzer (tests/race): processes and threads on shared XRCDs,
 # kill -9, fork, close, events from xrc_sim's interrupt; a fresh seed
 # each run, printed, unless XRC_RACE_SEED replays one.  Its last line,

@@ -98,16 +98,20 @@ while IFS=$'\t' read -r sect res name; do
 	fi
 done <<< "$results"
 
-# Resource tracking is a shell check, not a gtest suite: it says passed.
-# grep reads to the end: with -q it could exit first, tr would then die of
-# SIGPIPE, and pipefail would fail a check that passed.
-if tr -d '\r' < "$log" | grep '^\[restrack\] passed' > /dev/null; then
-	restrack=passed
-else
-	echo "summary: FAIL: the resource tracking check did not pass (see $log)"
-	restrack=failed
-	status=1
-fi
+# Resource tracking and the rdma cgroup are shell checks, not gtest
+# suites: each says passed.  grep reads to the end: with -q it could exit
+# first, tr would then die of SIGPIPE, and pipefail would fail a check
+# that passed.
+declare -A shell_check
+for c in restrack cgroup; do
+	if tr -d '\r' < "$log" | grep "^\[$c\] passed" > /dev/null; then
+		shell_check[$c]=passed
+	else
+		echo "summary: FAIL: the $c check did not pass (see $log)"
+		shell_check[$c]=failed
+		status=1
+	fi
+done
 
 # The race fuzzer and the fault sweep print one key=value line each;
 # each must be there and say result=passed.
@@ -147,7 +151,8 @@ done
 	for k in noxrc rmmod; do
 		for r in passed failed skipped; do echo "${k}_$r=${n[${k}_$r]}"; done
 	done
-	echo "restrack=$restrack"
+	echo "restrack=${shell_check[restrack]}"
+	echo "cgroup=${shell_check[cgroup]}"
 	for k in result seed calls procs threads kills forks events_injected; do
 		echo "race_$k=$(kv "$race" $k)"
 	done

@@ -39,6 +39,9 @@ XRC-SUITE=e2e
 XRC-SUITE=restrack
 [restrack] QP 17: dev=xrc_sim0 lqpn=17 type=10 kern=ib_uverbs
 [restrack] passed
+XRC-SUITE=cgroup
+[cgroup] write: two QPs, three references: hca_handle=1 hca_object=3
+[cgroup] passed
 XRC-SUITE=race
 XRC-RACE result=passed seed=0x1f calls=1200 procs=3 threads=3 rounds=3 kills=4 forks=2 events_injected=90
 XRC-SUITE=faults
@@ -51,7 +54,7 @@ XRC-SUITE=e2e-noxrc
 L
 check counts-per-transport 0 "$tmp/good.log" "$tmp/allow" \
 	unit_passed=1 e2e_write_passed=3 e2e_ioctl_passed=3 e2e_ioctl_skipped=1 \
-	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1 restrack=passed \
+	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1 restrack=passed cgroup=passed \
 	race_result=passed race_seed=0x1f race_calls=1200 race_procs=3 faults_injected=80 \
 	faults_survived=80
 check entry-without-reason 1 "$tmp/good.log" "$tmp/allow-noreason"
@@ -70,6 +73,8 @@ check failed-param-test-counts 1 "$tmp/failed-param.log" "$tmp/allow" e2e_ioctl_
 
 sed 's|\[restrack\] passed|[restrack] FAILED: QP 17 is not listed|' "$tmp/good.log" > "$tmp/norestrack.log"
 check restrack-failure-fails 1 "$tmp/norestrack.log" "$tmp/allow" restrack=failed
+grep -v '^\[cgroup\] passed' "$tmp/good.log" > "$tmp/nocgroup.log"
+check cgroup-failure-fails 1 "$tmp/nocgroup.log" "$tmp/allow" cgroup=failed restrack=passed
 
 sed 's|^XRC-RACE result=passed|XRC-RACE result=failed|' "$tmp/good.log" > "$tmp/race.log"
 check race-failure-fails 1 "$tmp/race.log" "$tmp/allow" race_result=failed
