@@ -39,7 +39,7 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 TEST_STAGES ?= tree abi roundtrip check coccinelle kunit e2e backport bench-tiny \
 	rdma-core-test rdma-core-guest
 
-.PHONY: help deps tree export abi roundtrip check coccinelle kunit e2e stress demo vm-run bench bench-tiny test summary clean-cache
+.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny test summary clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
@@ -55,6 +55,8 @@ help:
 	@echo 'make e2e        C++ suites in a QEMU guest: patched kernel + simulated device'
 	@echo '                (with a 90 s race fuzzer run and the fault sweep)'
 	@echo 'make stress SECONDS=N  the race fuzzer alone in the guest for N s (600)'
+	@echo 'make kcsan      KUnit suites and the race fuzzer on a KCSAN kernel'
+	@echo '                (KCSAN_SECONDS=120); not in make test: a second kernel'
 	@echo 'make demo       the life of a shared receive QP, step by step, in the guest,'
 	@echo '                then an OFED 1.5-style program sharing one (libibverbs)'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
@@ -97,6 +99,9 @@ kunit: tree
 
 e2e: tree
 	@scripts/e2e.sh
+
+kcsan: tree
+	@scripts/kcsan.sh
 
 # The race fuzzer for SECONDS (bash's own $$SECONDS counts time: renamed)
 stress: tree

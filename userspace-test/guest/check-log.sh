@@ -8,7 +8,8 @@
 #   -s  skip the XRC-GUEST-EXIT status check (vm-run.sh reports it)
 #   -r  kernel reports only, no markers: for logs of other boots (KUnit)
 #
-# Exits 0 if the log is clean, 1 otherwise.
+# Exits 0 if the log is clean, 1 otherwise.  XRC_LOG_IGNORE_KCSAN=1
+# leaves KCSAN's data race reports out (scripts/kcsan.sh judges them).
 set -uo pipefail
 
 check_exit=1
@@ -19,7 +20,17 @@ case "${1:-}" in
 esac
 [ $# -eq 1 ] || { sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 log=$1
+name=$1
 [ -f "$log" ] || { echo "check-log: no such log: $log" >&2; exit 2; }
+
+# A KCSAN report runs from its "BUG: KCSAN:" line to the next ===== line.
+if [ "${XRC_LOG_IGNORE_KCSAN:-0}" = 1 ]; then
+	stripped=$(mktemp)
+	trap 'rm -f "$stripped"' EXIT
+	awk '/BUG: KCSAN:/ { skip = 1 } !skip { print } skip && /={20,}/ { skip = 0 }' \
+		"$log" > "$stripped"
+	log=$stripped
+fi
 
 # Kernel reports: each pattern begins (or marks) one.
 reports=(
@@ -52,16 +63,16 @@ fail() {
 # before a hit to 60 after; hits inside an excerpt shown are skipped.
 hits=$(grep -anE "$regex" "$log" | cut -d: -f1)
 if [ -n "$hits" ]; then
-	fail "$(echo "$hits" | wc -l) report line(s) in $log:"
+	fail "$(echo "$hits" | wc -l) report line(s) in $name:"
 	grep -anE "$regex" "$log" | head -n 20
 	shown_to=0
 	excerpts=0
 	for n in $hits; do
 		[ "$n" -gt "$shown_to" ] || continue
-		[ $excerpts -lt 4 ] || { echo "check-log: (more in $log)"; break; }
+		[ $excerpts -lt 4 ] || { echo "check-log: (more in $name)"; break; }
 		from=$((n > 2 ? n - 2 : 1))
 		shown_to=$((n + 60))
-		echo "----- $log:$n -----"
+		echo "----- $name:$n -----"
 		sed -n "${from},${shown_to}p" "$log"
 		excerpts=$((excerpts + 1))
 	done
@@ -74,7 +85,7 @@ if [ $check_markers = 0 ]; then
 	:
 elif [ -z "$marker" ]; then
 	fail "no XRC-GUEST-EXIT marker: the guest crashed, hung or timed out"
-	echo "----- last lines of $log -----"
+	echo "----- last lines of $name -----"
 	tail -n 30 "$log"
 	echo "-----"
 elif [ $check_exit = 1 ] && [ "${marker#*=}" != 0 ]; then
@@ -84,5 +95,5 @@ if [ $check_markers = 1 ] && [ -n "$marker" ] && ! grep -aq 'XRC-GUEST-DONE' "$l
 	fail "no XRC-GUEST-DONE marker: the guest stopped after the tests"
 fi
 
-[ $status = 0 ] && echo "check-log: clean: $log"
+[ $status = 0 ] && echo "check-log: clean: $name"
 exit $status
