@@ -7,6 +7,10 @@ FUNCTIONS names, one a line, the functions defined in the files the series
 changes. A report is the series' when one of them is on the stack of
 either racing access; such a report fails (exit 1). Other reports are
 listed, since KCSAN also finds races the series did not write.
+
+An access made in an interrupt has the interrupted code on its stack too,
+below the entry frame (asm_sysvec_*, asm_common_interrupt...): those
+frames are not the access's, so a stack is read only down to that frame.
 """
 import re
 import sys
@@ -17,7 +21,7 @@ STAMP = re.compile(r'^\[\s*[\d.]+\]\s?')
 
 def reports(path):
     """Each report as (title, [function, ...]) in the order of the log."""
-    title, frames = None, []
+    title, frames, entered = None, [], False
     with open(path, errors='replace') as log:
         for line in log:
             line = STAMP.sub('', line.rstrip('\r\n'))
@@ -28,8 +32,12 @@ def reports(path):
                 title = None
             elif title is not None:
                 m = FRAME.match(line)
-                if m:
-                    frames.append(m.group(1).split('.')[0])
+                if not m:
+                    entered = False  # a blank line or the next access
+                elif not entered:
+                    name = m.group(1).split('.')[0]
+                    entered = name.startswith('asm_')
+                    frames.append(name)
     if title is not None:
         yield title + ' (cut off)', frames
 
