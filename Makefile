@@ -114,7 +114,8 @@ demo: tree
 vm-run: tree
 	@scripts/vm-run.sh "$(PROG)" $(ARGS)
 
-bench: tree
+# The full bench also times the new verbs through libibverbs (rdma-core)
+bench: tree ofa-compat-test xrc-sim-provider
 	@scripts/bench.sh
 
 bench-tiny: tree

@@ -5,6 +5,11 @@
 #   guest.sh        ibv_devinfo, the verbs through libibverbs, the OFED-style
 #                   multi-process program (ofa-compat/examples)
 #   guest.sh demo   only the OFED-style program, its narration printed
+#   guest.sh bench  REG + UNREG through libibverbs against MLNX_OFED's
+#                   emulation over ibv_open_qp() (guest/xrc_rcv_bench.c,
+#                   RC_BENCH_ARGS); its line goes to RC_BENCH_OUT. make bench
+#                   runs it on the bench kernel; the test mode runs a tiny
+#                   one so that it cannot rot.
 #
 # userspace-test/guest/mkinitramfs.sh packs static programs only. The
 # libibverbs stack is dynamic (providers are dlopen()ed), so this packs a
@@ -33,8 +38,10 @@ fi
 [ -f "$XRC_SIM_KO" ] || die "no xrc_sim.ko at $XRC_SIM_KO"
 
 step "rdma-core guest: programs"
-cc -O2 -Wall -Wextra -Werror -I"$RC_BUILD/include" -o "$out/xrc_rcv_verbs" \
-	"$RC_DIR/guest/xrc_rcv_verbs.c" -L"$RC_BUILD/lib" -libverbs
+for prog in xrc_rcv_verbs xrc_rcv_bench; do
+	cc -O2 -Wall -Wextra -Werror -I"$RC_BUILD/include" -o "$out/$prog" \
+		"$RC_DIR/guest/$prog.c" -L"$RC_BUILD/lib" -libverbs
+done
 [ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
 [ -f "$prov/xrc_sim.driver" ] || die "no provider in $prov: run make xrc-sim-provider"
 
@@ -45,7 +52,7 @@ rm -rf "$root"
 mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
 	"$root/usr/local/etc/libibverbs.d" "$root/etc"
 install -m 0755 "$RC_BUILD/bin/ibv_devinfo" "$RC_BUILD/bin/ibv_devices" \
-	"$out/xrc_rcv_verbs" "$ofa/ofed_xrc_share" "$root/usr/local/bin/"
+	"$out/xrc_rcv_verbs" "$out/xrc_rcv_bench" "$ofa/ofed_xrc_share" "$root/usr/local/bin/"
 install -m 0755 "$prov"/libxrc_sim-rdmav*.so "$root/usr/local/lib/libibverbs/"
 install -m 0644 "$prov/xrc_sim.driver" "$root/usr/local/etc/libibverbs.d/"
 libpath="$RC_BUILD/lib:$ofa"
@@ -64,11 +71,18 @@ ls "$root"/usr/local/lib/libibverbs.so.1 >/dev/null || die "libibverbs.so.1 was 
 
 mode=${1:-test}
 case $mode in
-test|demo) ;;
-*) die "usage: guest.sh [demo]" ;;
+test|demo|bench) ;;
+*) die "usage: guest.sh [demo|bench]" ;;
 esac
 
-if [ "$mode" = demo ]; then
+if [ "$mode" = bench ]; then
+	cat > "$out/guest.sh" <<GUEST
+#!/bin/sh
+# Run by the guest's /init (sh -e): the libibverbs benchmark.
+export LD_LIBRARY_PATH=/usr/local/lib
+/usr/local/bin/xrc_rcv_bench ${RC_BENCH_ARGS:-}
+GUEST
+elif [ "$mode" = demo ]; then
 	cat > "$out/guest.sh" <<'GUEST'
 #!/bin/sh
 # Run by the guest's /init (sh -e): an OFED 1.5-style code on libibverbs.
@@ -95,6 +109,8 @@ xrc_rcv_verbs
 echo "== ofed_xrc_share"
 ofed_xrc_share 4
 ofed_xrc_share 7
+echo "== xrc_rcv_bench (tiny: that it runs, not what it measures)"
+xrc_rcv_bench --pairs 20 --trials 3
 echo "RC-GUEST: all passed"
 GUEST
 fi
@@ -112,10 +128,19 @@ grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" ||
 	{ tail -40 "$out/guest.log"; die "the guest's tests failed ($out/guest.log)"; }
 "$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" ||
 	die "the guest's kernel log has findings ($out/guest.log)"
+if [ "$mode" = bench ]; then
+	line=$(grep -a '^XRC-VERBS-BENCH ' "$out/guest.log" | tail -1)
+	[ -n "$line" ] || die "no XRC-VERBS-BENCH line in $out/guest.log"
+	echo "$line"
+	[ -z "${RC_BENCH_OUT:-}" ] || echo "$line" > "$RC_BENCH_OUT"
+	step "rdma-core bench: done, no kernel reports"
+	exit 0
+fi
 if [ "$mode" = demo ]; then
 	grep -E '^(RC-DEMO|\[(proc|parent)|ofed_xrc_share)' "$out/guest.log"
 	step "rdma-core demo: done, no kernel reports"
 	exit 0
 fi
-grep -E '^(RC-GUEST|xrc_rcv_verbs|ofed_xrc_share):' "$out/guest.log"
+grep -aq '^XRC-VERBS-BENCH ' "$out/guest.log" || die "xrc_rcv_bench printed no result ($out/guest.log)"
+grep -E '^(RC-GUEST|xrc_rcv_verbs|ofed_xrc_share):|^XRC-VERBS-BENCH ' "$out/guest.log"
 step "rdma-core guest: passed"

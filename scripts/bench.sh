@@ -14,7 +14,9 @@
 #              BENCH_TIMEOUT  seconds for the whole guest run
 #              BENCH_MEM      guest memory (full: 4G, for the MPI-shaped
 #                             scenario's million registrations; tiny: 2G)
-# Results: $BUILD/bench[-tiny]/{results.json,results.md,growth.svg,guest.log}
+#              RC_BENCH_ARGS  xrc_rcv_bench's (full: "--pairs 2000 --trials 21")
+# Results: $BUILD/bench[-tiny]/{results.json,results.md,growth.svg,guest.log},
+#          and in a full run verbs-emul.txt (libibverbs against the emulation)
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 # Run by hand as well as from the Makefile: take the pins from it.
 if [ -z "${CACHE:-}" ]; then
@@ -97,4 +99,25 @@ want=$(grep -aoE 'XRC-BENCH-JSON-SHA256=[0-9a-f]{64}' "$out/guest.log" | tail -1
 python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" \
 	--svg "$out/growth.svg" "$out/results.json" ||
 	die "incomplete results: $out/results.json"
-step "bench: $mode run passed in $(($(date +%s) - started)) s; $out/{results.json,results.md,growth.svg}"
+
+# Through libibverbs (issue 16): REG + UNREG with the new verbs against
+# MLNX_OFED's emulation over ibv_open_qp(), in a guest of its own on the
+# same kernel (rdma-core/guest.sh bench; the Makefile built rdma-core).
+if [ "$mode" = full ]; then
+	step "bench: REG + UNREG through libibverbs against the emulation over ibv_open_qp()"
+	KERNEL="$kdir/arch/x86/boot/bzImage" XRC_SIM_KO="$ko" RC_BENCH_OUT="$out/verbs-emul.txt" \
+		RC_BENCH_ARGS="${RC_BENCH_ARGS:---pairs 2000 --trials 21}" \
+		"$TOP/rdma-core/guest.sh" bench || die "the libibverbs bench failed"
+	kv() { tr ' ' '\n' < "$out/verbs-emul.txt" | sed -n "s/^$1=//p"; }
+	{
+		echo
+		echo "## Through libibverbs, against the emulation over ibv_open_qp()"
+		echo
+		echo "| REG+UNREG of an existing QP | us per pair |"
+		echo "|---|--:|"
+		echo "| ibv_reg_xrc_rcv_qp + ibv_unreg_xrc_rcv_qp | $(kv verbs_us) |"
+		echo "| emulation: ibv_open_qp + ibv_destroy_qp, global tree | $(kv emul_us) |"
+		echo "| ratio (median [q1, q3] of $(kv trials) trials of $(kv pairs) pairs) | $(kv ratio) [$(kv ratio_q1), $(kv ratio_q3)] |"
+	} >> "$out/results.md"
+fi
+step "bench: $mode run passed in $(($(date +%s) - started)) s; $out/{results.json,results.md,growth.svg,verbs-emul.txt}"
