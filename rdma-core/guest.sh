@@ -59,8 +59,14 @@ if [ "$mode" = test ]; then
 	cmake -S "$TOP/userspace-test" -B "$e2e" -DXRCRCV_IBVERBS_ROOT="$RC_BUILD" \
 		-DXRCRCV_IBVERBS_ADAPTER=ON -DXRCRCV_BUILD_BENCH=OFF > "$out/cmake.log" ||
 		{ tail -20 "$out/cmake.log"; die "cmake of the e2e suites against $RC_BUILD failed"; }
-	nicely cmake --build "$e2e" -j"$JOBS" --target xrc_e2e_tests > "$out/build.log" ||
+	nicely cmake --build "$e2e" -j"$JOBS" --target xrc_e2e_tests xrc_unit_tests \
+		> "$out/build.log" ||
 		{ tail -40 "$out/build.log"; die "the e2e suites did not build ($out/build.log)"; }
+	# The adapter's host tests need this build too: its translations and
+	# that every fallible call of it is [[nodiscard]]
+	(cd "$e2e" && ctest -R 'IbverbsAdapter|nodiscard' > "$out/ctest.log" 2>&1) ||
+		{ cat "$out/ctest.log"; die "the adapter's host tests failed ($out/ctest.log)"; }
+	grep -E '^[0-9]+% tests passed' "$out/ctest.log"
 	e2e_tests=("$e2e/tests/xrc_e2e_tests")
 fi
 [ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
