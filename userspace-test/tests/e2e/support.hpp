@@ -7,6 +7,7 @@
 //   XRC_E2E_FUZZ_ITERATIONS  fuzzer calls (default 100000)
 //   XRC_E2E_STRESS_PROCS / XRC_E2E_STRESS_SECONDS / XRC_E2E_SEED
 //   XRC_E2E_REF_BOUND    per-file reference bound, enables the EOVERFLOW test
+//   XRC_E2E_VERBS_DEVICE libibverbs device of the /verbs cases (default: the first)
 #pragma once
 
 #include "sim_debugfs.hpp"
@@ -98,15 +99,6 @@ struct VerbsXrcdClose {
 };
 using VerbsFilePtr = std::unique_ptr<VerbsFile, VerbsFileClose>;
 using VerbsXrcdPtr = std::unique_ptr<VerbsXrcd, VerbsXrcdClose>;
-
-// Whether this binary has the verbs transport.
-[[nodiscard]] constexpr bool have_verbs_transport() {
-#ifdef XRC_E2E_VERBS
-  return true;
-#else
-  return false;
-#endif
-}
 
 // An XRCD handle of a Peer's file, over the Peer's transport: OPEN_XRCD
 // over write and ioctl, ibv_open_xrcd() over verbs.  Closes in its
