@@ -3,7 +3,9 @@
 # xrc_sim, the xrc_sim provider, and dynamic programs with their libraries.
 #
 #   guest.sh        ibv_devinfo, the verbs through libibverbs, the OFED-style
-#                   multi-process program (ofa-compat/examples)
+#                   multi-process program (ofa-compat/examples), and the
+#                   end-to-end suites over libibverbs (xrc_e2e_tests, built
+#                   here against the patched libibverbs: its /verbs cases)
 #   guest.sh demo   only the OFED-style program, its narration printed
 #   guest.sh bench  REG + UNREG through libibverbs against MLNX_OFED's
 #                   emulation over ibv_open_qp() (guest/xrc_rcv_bench.c,
@@ -24,6 +26,12 @@
 source "$(dirname "$0")/lib.sh"
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 
+mode=${1:-test}
+case $mode in
+test|demo|bench) ;;
+*) die "usage: guest.sh [demo|bench]" ;;
+esac
+
 out="$CACHE/build/rdma-core-guest"
 prov="$CACHE/build/xrc-sim-provider"
 ofa="$CACHE/build/ofa-compat"
@@ -42,6 +50,25 @@ for prog in xrc_rcv_verbs xrc_rcv_bench; do
 	cc -O2 -Wall -Wextra -Werror -I"$RC_BUILD/include" -o "$out/$prog" \
 		"$RC_DIR/guest/$prog.c" -L"$RC_BUILD/lib" -libverbs
 done
+# The e2e suites with Transport::verbs: a dynamic build of the C++ tests
+# against the patched libibverbs (the static ones in make e2e have no
+# libibverbs: it dlopen()s its providers).  Not for the demo.
+e2e_tests=()
+if [ "$mode" = test ]; then
+	e2e="$CACHE/build/userspace-verbs"
+	cmake -S "$TOP/userspace-test" -B "$e2e" -DXRCRCV_IBVERBS_ROOT="$RC_BUILD" \
+		-DXRCRCV_IBVERBS_ADAPTER=ON -DXRCRCV_BUILD_BENCH=OFF > "$out/cmake.log" ||
+		{ tail -20 "$out/cmake.log"; die "cmake of the e2e suites against $RC_BUILD failed"; }
+	nicely cmake --build "$e2e" -j"$JOBS" --target xrc_e2e_tests xrc_unit_tests \
+		> "$out/build.log" ||
+		{ tail -40 "$out/build.log"; die "the e2e suites did not build ($out/build.log)"; }
+	# The adapter's host tests need this build too: its translations and
+	# that every fallible call of it is [[nodiscard]]
+	(cd "$e2e" && ctest -R 'IbverbsAdapter|nodiscard' > "$out/ctest.log" 2>&1) ||
+		{ cat "$out/ctest.log"; die "the adapter's host tests failed ($out/ctest.log)"; }
+	grep -E '^[0-9]+% tests passed' "$out/ctest.log"
+	e2e_tests=("$e2e/tests/xrc_e2e_tests")
+fi
 [ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
 [ -f "$prov/xrc_sim.driver" ] || die "no provider in $prov: run make xrc-sim-provider"
 
@@ -52,7 +79,8 @@ rm -rf "$root"
 mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
 	"$root/usr/local/etc/libibverbs.d" "$root/etc"
 install -m 0755 "$RC_BUILD/bin/ibv_devinfo" "$RC_BUILD/bin/ibv_devices" \
-	"$out/xrc_rcv_verbs" "$out/xrc_rcv_bench" "$ofa/ofed_xrc_share" "$root/usr/local/bin/"
+	"$out/xrc_rcv_verbs" "$out/xrc_rcv_bench" "$ofa/ofed_xrc_share" "${e2e_tests[@]}" \
+	"$root/usr/local/bin/"
 install -m 0755 "$prov"/libxrc_sim-rdmav*.so "$root/usr/local/lib/libibverbs/"
 install -m 0644 "$prov/xrc_sim.driver" "$root/usr/local/etc/libibverbs.d/"
 libpath="$RC_BUILD/lib:$ofa"
@@ -68,12 +96,6 @@ done | sort -u | while read -r lib; do
 	esac
 done
 ls "$root"/usr/local/lib/libibverbs.so.1 >/dev/null || die "libibverbs.so.1 was not packed"
-
-mode=${1:-test}
-case $mode in
-test|demo|bench) ;;
-*) die "usage: guest.sh [demo|bench]" ;;
-esac
 
 if [ "$mode" = bench ]; then
 	cat > "$out/guest.sh" <<GUEST
@@ -111,6 +133,12 @@ ofed_xrc_share 4
 ofed_xrc_share 7
 echo "== xrc_rcv_bench (tiny: that it runs, not what it measures)"
 xrc_rcv_bench --pairs 20 --trials 3
+# The e2e suites' cases over libibverbs (tests/summarise-section.sh counts
+# the section on the host)
+echo "== xrc_e2e_tests over libibverbs"
+echo "XRC-SUITE=e2e-verbs"
+xrc_e2e_tests --gtest_filter='*/verbs'
+echo "XRC-SUITE=end"
 echo "RC-GUEST: all passed"
 GUEST
 fi
@@ -124,6 +152,16 @@ cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
 step "rdma-core guest: booting $KERNEL"
 "$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$KERNEL" \
 	-l "$out/guest.log" -t 900 > /dev/null || die "the guest did not power off by itself ($out/guest.log)"
+if [ "$mode" = test ]; then
+	# Counted first, so that a failed guest still shows them
+	verbs=$("$TOP/userspace-test/tests/summarise-section.sh" "$out/guest.log" e2e-verbs \
+		"$TOP/userspace-test/tests/e2e-skip-allow.txt") || verbs_failed=1
+	printf '%s\n' "$verbs"
+	counts=$(tail -1 <<< "$verbs")
+	# make test's row: e2e_verbs_passed=N ...
+	[ -z "${SUMMARY:-}" ] || tr ' ' '\n' <<< "${counts#e2e-verbs: }" | sed 's/^/e2e_verbs_/' >> "$SUMMARY"
+	[ -z "${verbs_failed:-}" ] || die "the e2e suites over libibverbs failed ($out/guest.log)"
+fi
 grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" ||
 	{ tail -40 "$out/guest.log"; die "the guest's tests failed ($out/guest.log)"; }
 "$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" ||

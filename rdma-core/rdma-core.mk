@@ -13,7 +13,8 @@
 #   make xrc-sim-provider     build the xrc_sim provider against the patched build
 #   make rdma-core-test       all of the above that checks something (host only)
 #   make rdma-core-guest      the series' kernel + xrc_sim in QEMU: ibv_devinfo,
-#                             the verbs through libibverbs, the OFED-style program
+#                             the verbs through libibverbs, the OFED-style program,
+#                             the C++ e2e suites over libibverbs (their /verbs cases)
 
 RC_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RDMA_CORE_SRC ?=

@@ -20,11 +20,18 @@ Status execute(ContextRef ctx, std::uint32_t command, std::span<const std::byte>
 
 }  // namespace detail
 
+namespace {
+// The raw commands have no ibv_xrcd to hand libibverbs: Transport::verbs
+// goes through xrcrcv::ibverbs (ibverbs.hpp), never silently over write.
+constexpr int kVerbsNeedAnIbvXrcd = EOPNOTSUPP;
+}  // namespace
+
 namespace cmd {
 
 Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
                                      std::uint32_t qp_num, Transport t) {
   constexpr auto kCmd = IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
+  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
   std::uint32_t answer = qp_num;
   if (t == Transport::ioctl) {
     // Prefilled with the sentinel: a create that "succeeds" without
@@ -51,6 +58,7 @@ Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
 Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                         Transport t) {
   constexpr auto kCmd = IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP;
+  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
   if (t == Transport::ioctl)
     return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_UNREG_RCV_QP,
                                  wire::unreg_rcv_qp_attrs(xrcd_handle, qp_num), kCmd);
@@ -60,6 +68,8 @@ Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t
 
 Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                          const QpAttr& attr, QpAttrMask mask, Transport t) {
+  if (t == Transport::verbs)
+    return std::unexpected(command_error(IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, kVerbsNeedAnIbvXrcd));
   if (t == Transport::ioctl) {
     // The attribute is MODIFY_QP's own struct; its qp_handle is unused (0).
     const auto m = encode_modify_qp(0, attr, mask);
@@ -72,6 +82,7 @@ Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_
 Result<QpAttr> query_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                                 QpAttrMask mask, Transport t) {
   constexpr auto kCmd = IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP;
+  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
   ib_uverbs_query_qp_resp resp{};
   if (t == Transport::ioctl) {
     const auto attrs = wire::query_rcv_qp_attrs(xrcd_handle, qp_num, to_bits(mask), &resp);

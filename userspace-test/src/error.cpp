@@ -70,13 +70,21 @@ Error ioctl_error(std::uint32_t command, int errnum) {
                Transport::ioctl};
 }
 
+Error verbs_error(std::uint32_t command, std::string_view verb, int errnum) {
+  return Error{errnum, command, std::string(verb), Transport::verbs};
+}
+
 Error sys_error(std::string_view what, int errnum) {
   return Error{errnum, kNotACommand, std::string(what), Transport::write};
 }
 
 std::string Error::message() const {
   std::string s(what.empty() ? std::string("?") : what);
-  if (transport == Transport::ioctl) {
+  if (transport == Transport::verbs) {
+    // `what` names the verb; the command, if any, says what it does.
+    s = command == kNotACommand ? s + " (libibverbs)"
+                                : std::string(command_name(command)) + " (libibverbs " + s + ")";
+  } else if (transport == Transport::ioctl) {
     s += " (ioctl";
     if (command >= IB_USER_VERBS_CMD_REG_XRC_RCV_QP && command <= IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP)
       s += " XRCD method " + std::to_string(command - IB_USER_VERBS_CMD_REG_XRC_RCV_QP +

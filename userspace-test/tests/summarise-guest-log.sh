@@ -50,17 +50,8 @@ allowed() { # SUITE NAME
 	return 1
 }
 
-# section<TAB>result<TAB>name for every finished test (lines with a time:
-# gtest repeats FAILED/SKIPPED names without one in its final summary; a
-# failed parameterised test has ", where GetParam() = ..." before it).
-results=$(tr -d '\r' < "$log" | awk '
-	/^XRC-SUITE=/ { sect = substr($0, 11); next }
-	sect != "" && match($0, /^\[ +(OK|FAILED|SKIPPED) +\] [^ ,]+(, where .*)? \([0-9]+ ms\)$/) {
-		r = $0; sub(/^\[ +/, "", r); res = r; sub(/ .*/, "", res)
-		name = r; sub(/^[A-Z]+ +\] /, "", name); sub(/ \([0-9]+ ms\)$/, "", name)
-		sub(/, where .*/, "", name)
-		printf "%s\t%s\t%s\n", sect, res, name
-	}')
+# section<TAB>result<TAB>name for every finished test
+results=$(tr -d '\r' < "$log" | awk -f "$(dirname "$0")/gtest-results.awk")
 
 declare -A n
 for k in unit rmmod noxrc e2e_write e2e_ioctl; do

@@ -1,6 +1,7 @@
 #!/bin/bash
 # ctest: summarise-guest-log.sh counts per transport and refuses skips
-# that the allow-list does not name.  Fabricated guest logs, no guest.
+# that the allow-list does not name; summarise-section.sh does so for one
+# section.  Fabricated guest logs, no guest.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sum="$here/summarise-guest-log.sh"
@@ -87,5 +88,35 @@ check missing-section-fails 1 "$tmp/norm.log" "$tmp/allow"
 # every test skipped, as with a wrong device path
 sed -E 's/\[       OK \]/[  SKIPPED ]/' "$tmp/good.log" > "$tmp/allskip.log"
 check all-skipped-fails 1 "$tmp/allskip.log" "$tmp/allow"
+
+# summarise-section.sh: one section, as rdma-core/guest.sh judges the
+# suites over libibverbs
+section() { # NAME WANT-RC LOG WANT-LINE
+	local out rc
+	out=$("$here/summarise-section.sh" "$3" e2e-verbs "$tmp/allow-verbs" 2>&1)
+	rc=$?
+	if [ "$rc" != "$2" ] || [ "$(tail -1 <<< "$out")" != "$4" ]; then
+		echo "FAIL $1: exit $rc (want $2):"; echo "$out"; fails=$((fails + 1)); return
+	fi
+	echo "ok   $1"
+}
+printf 'e2e Reg.Bound/* not here\ne2e-verbs Reg.Bound/verbs a reason\n' > "$tmp/allow-verbs"
+log verbs <<'L'
+XRC-SUITE=e2e
+[       OK ] Reg.Creates/write (3 ms)
+XRC-SUITE=e2e-verbs
+[       OK ] Reg.Creates/verbs (3 ms)
+[       OK ] Events.Once/verbs (600 ms)
+[  SKIPPED ] Reg.Bound/verbs (0 ms)
+XRC-SUITE=end
+L
+section verbs-section-counts 0 "$tmp/verbs.log" "e2e-verbs: passed=2 failed=0 skipped=1"
+sed 's|\[       OK \] Events.Once/verbs|[  FAILED  ] Events.Once/verbs, where GetParam() = verbs|' \
+	"$tmp/verbs.log" > "$tmp/verbs-failed.log"
+section verbs-failed-test-fails 1 "$tmp/verbs-failed.log" "e2e-verbs: passed=1 failed=1 skipped=1"
+sed 's|Reg.Bound/verbs|Reg.Other/verbs|' "$tmp/verbs.log" > "$tmp/verbs-unlisted.log"
+section verbs-unlisted-skip-fails 1 "$tmp/verbs-unlisted.log" "e2e-verbs: passed=2 failed=0 skipped=1"
+grep -v '/verbs' "$tmp/verbs.log" > "$tmp/verbs-empty.log"
+section verbs-empty-section-fails 1 "$tmp/verbs-empty.log" "e2e-verbs: passed=0 failed=0 skipped=0"
 
 [ "$fails" -eq 0 ] && echo "summary checks passed" || exit 1

@@ -19,16 +19,18 @@ inline constexpr std::uint32_t kNotACommand = 0xffffffffU;
 
 struct Error {
   int errnum = 0;                         // positive errno value
-  // uverbs write command number; over ioctl the number of the write
-  // command that does the same (41-44), so callers can test it alike.
+  // uverbs write command number; over ioctl and libibverbs the number of
+  // the write command that does the same (41-44), so callers can test it
+  // alike.
   std::uint32_t command = kNotACommand;
-  // "REG_XRC_RCV_QP", "open", ...  Owned: an Error never points into a
+  // "REG_XRC_RCV_QP", "open", ...; over libibverbs the verb's name.  Owned: an Error never points into a
   // caller's buffer (it used to be a string_view, which could dangle).
   std::string what;
   Transport transport = Transport::write;  // how the command was sent
 
   // "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]"
   // "REG_XRC_RCV_QP (ioctl XRCD method 1): Invalid argument [EINVAL]"
+  // "REG_XRC_RCV_QP (libibverbs ibv_reg_xrc_rcv_qp): Invalid argument [EINVAL]"
   [[nodiscard]] std::string message() const;
   [[nodiscard]] std::error_code code() const {
     return {errnum, std::generic_category()};
@@ -41,6 +43,9 @@ struct Error {
 // Error for a failed ioctl method that does what write command `command`
 // does (kNotACommand for other methods).
 [[nodiscard]] Error ioctl_error(std::uint32_t command, int errnum);
+// Error for a failed libibverbs verb (`verb`, e.g. "ibv_reg_xrc_rcv_qp")
+// that does what write command `command` does; Transport::verbs.
+[[nodiscard]] Error verbs_error(std::uint32_t command, std::string_view verb, int errnum);
 // Error for a failed system call or other operation; `what` is copied.
 [[nodiscard]] Error sys_error(std::string_view what, int errnum);
 

@@ -1,5 +1,8 @@
 // abi.md rule 6: an async event on a receive QP reaches every file holding
 // a reference, once per file, as {qp_num, type | IB_UVERBS_XRC_QP_EVENT_FLAG}.
+// Over verbs they come from ibv_get_async_event() with the flag in
+// event_type and the number in element.xrc_qp_num, and are acked.
+// EventsRaw holds the QP through OPEN_QP too, a raw command.
 #include "support.hpp"
 
 #include <algorithm>
@@ -12,11 +15,12 @@ constexpr auto kWait = 500ms;    // long enough for a queued event to show
 constexpr auto kSilence = 300ms; // how long "no event" is watched
 
 class Events : public TransportTest {};
+class EventsRaw : public TransportTest {};
 
 // XRC receive events for `qpn` among what `p` can read within `wait`.
 std::vector<AsyncEvent> xrc_events_for(const Peer& p, std::uint32_t qpn,
                                        std::chrono::milliseconds wait) {
-  auto evs = MUST(read_events(p.ctx, wait));
+  auto evs = MUST(p.events(wait));
   std::erase_if(evs, [qpn](const AsyncEvent& e) { return e.xrc_qp_num() != qpn; });
   return evs;
 }
@@ -45,7 +49,7 @@ TEST_P(Events, FileWithoutAReferenceGetsNoEvent) {
   auto qpn = MUST(a.create());
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
-  auto evs = MUST(read_events(outsider.ctx, kSilence));
+  auto evs = MUST(outsider.events(kSilence));
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
 }
 
@@ -58,7 +62,7 @@ TEST_P(Events, FileThatUnregisteredGetsNoEvent) {
   ASSERT_OK(b.unreg(qpn));
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
-  EXPECT_TRUE(MUST(read_events(b.ctx, kSilence)).empty());
+  EXPECT_TRUE(MUST(b.events(kSilence)).empty());
 }
 
 TEST_P(Events, FileWithTwoReferencesGetsTheEventOnce) {
@@ -68,14 +72,14 @@ TEST_P(Events, FileWithTwoReferencesGetsTheEventOnce) {
   ASSERT_OK(a.reg(qpn));
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);
-  EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
+  EXPECT_TRUE(MUST(a.events(kSilence)).empty());
 }
 
 // One event per handle: a file that holds the QP through OPEN_QP and
 // through a registration gets the verbs event under the OPEN_QP handle's
 // user_handle and the XRC receive event.  (Mainline dropped the OPEN_QP
 // handle's copy; patch 1 of the series fixes that.)
-TEST_P(Events, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
+TEST_P(EventsRaw, OpenQpHandleGetsItsOwnEventBesideTheRegistration) {
   REQUIRE_INJECT();
   constexpr std::uint64_t kCookie = 0x5eed0000b0e0e0f1ULL;
   auto a = open();
@@ -104,7 +108,7 @@ TEST_P(Events, EachQpEventTypeArrivesFlaggedWithTheQpNumber) {
     const auto type = static_cast<std::uint32_t>(t);
     SCOPED_TRACE(event_type_name(type));
     ASSERT_OK(sim().inject_event(qpn, type));
-    auto ev = MUST(next_event(a.ctx.async_fd(), kWait));
+    auto ev = MUST(a.next_event(kWait));
     ASSERT_TRUE(ev.has_value());
     EXPECT_TRUE(ev->is_xrc_rcv());
     EXPECT_EQ(ev->type(), type);
@@ -119,7 +123,7 @@ TEST_P(Events, OnlyTheQpThatRaisedTheEventIsReported) {
   auto q1 = MUST(a.create());
   auto q2 = MUST(a.create());
   ASSERT_OK(sim().inject_event(q2, kQpFatal));
-  auto evs = MUST(read_events(a.ctx, kWait));
+  auto evs = MUST(a.events(kWait));
   ASSERT_EQ(evs.size(), 1U);
   EXPECT_EQ(evs[0].xrc_qp_num(), q2);
   EXPECT_NE(evs[0].xrc_qp_num(), q1);
@@ -134,11 +138,11 @@ TEST_P(Events, HolderInAnotherProcessGetsTheEventAfterTheCreatorIsGone) {
     CHILD_CHECK(m.has_value());
     CHILD_OK(b.reg(m->a));
     CHILD_CHECK(ch.send(1));
-    auto ev = CHILD_OK(next_event(b.ctx.async_fd(), 5s));
+    auto ev = CHILD_OK(b.next_event(5s));
     CHILD_CHECK(ev->has_value());
     CHILD_CHECK((*ev)->xrc_qp_num() == m->a);
     CHILD_CHECK((*ev)->type() == kQpFatal);
-    auto more = CHILD_OK(read_events(b.ctx, kSilence));
+    auto more = CHILD_OK(b.events(kSilence));
     CHILD_CHECK(more->empty());
     return 0;
   });
@@ -158,7 +162,7 @@ TEST_P(Events, DestroyedQpCanNoLongerRaiseEvents) {
   auto qpn = MUST(a.create());
   ASSERT_OK(a.unreg(qpn));
   EXPECT_FALSE(sim().inject_event(qpn, kQpFatal));  // xrc_sim: no such QP
-  EXPECT_TRUE(MUST(read_events(a.ctx, kSilence)).empty());
+  EXPECT_TRUE(MUST(a.events(kSilence)).empty());
 }
 
 // Contract v2 rule 6: once a file's last reference on a QP is gone, no
@@ -172,7 +176,7 @@ TEST_P(Events, QueuedEventIsPurgedWhenTheFilesLastReferenceGoes) {
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));  // queued on a and b
   ASSERT_OK(b.unreg(qpn));                       // b's last reference, before reading
-  const auto evs = MUST(read_events(b.ctx, kSilence));
+  const auto evs = MUST(b.events(kSilence));
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);  // a still holds: a keeps it
 }
@@ -198,7 +202,7 @@ TEST_P(Events, PurgeTakesOnlyTheEventsOfThatQp) {
   ASSERT_OK(sim().inject_event(q1, kQpFatal));
   ASSERT_OK(sim().inject_event(q2, kQpFatal));
   ASSERT_OK(b.unreg(q1));
-  auto evs = MUST(read_events(b.ctx, kWait));
+  auto evs = MUST(b.events(kWait));
   ASSERT_EQ(evs.size(), 1U);
   EXPECT_EQ(evs[0].xrc_qp_num(), q2);
 }
@@ -212,7 +216,7 @@ TEST_P(Events, PurgedEventsStayPurgedAfterTheLastXrcdHandleCloses) {
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   ASSERT_OK(b.unreg(qpn));
   ASSERT_OK(b.xrcd.close());  // b's last (only) handle on the XRCD
-  const auto evs = MUST(read_events(b.ctx, kSilence));
+  const auto evs = MUST(b.events(kSilence));
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
 }
 
@@ -220,13 +224,13 @@ TEST_P(Events, ClosingOneOfTwoHandlesKeepsTheQueuedEvent) {
   REQUIRE_INJECT();
   auto a = open();
   auto b = open();
-  auto b2 = MUST(Xrcd::open(b.ctx, xrcd_file_));  // b's second handle on the XRCD
+  auto b2 = b.open_xrcd(xrcd_file_);  // b's second handle on the XRCD
   auto qpn = MUST(a.create());
   ASSERT_OK(b.reg(qpn));
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   ASSERT_OK(b.xrcd.close());  // the reference stays, through b2
   EXPECT_EQ(xrc_events_for(b, qpn, kWait).size(), 1U);
-  ASSERT_OK(b.unreg_via(b2.handle(), qpn));
+  ASSERT_OK(b.unreg_on(b2, qpn));
 }
 
 TEST_P(Events, QueuedEventIsGoneWhenTheLastReferenceOfEveryFileGoes) {
@@ -235,11 +239,12 @@ TEST_P(Events, QueuedEventIsGoneWhenTheLastReferenceOfEveryFileGoes) {
   auto qpn = MUST(a.create());
   ASSERT_OK(sim().inject_event(qpn, kQpFatal));
   ASSERT_OK(a.unreg(qpn));  // QP destroyed
-  const auto evs = MUST(read_events(a.ctx, kSilence));
+  const auto evs = MUST(a.events(kSilence));
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
 }
 
-XRC_BOTH_TRANSPORTS(Events);
+XRC_ALL_TRANSPORTS(Events);
+XRC_RAW_TRANSPORTS(EventsRaw);
 
 }  // namespace
 }  // namespace xrc_e2e

@@ -78,7 +78,9 @@ TEST_P(NoXrc, UnregModifyAndQueryAreNotSupported) {
   EXPECT_ERRNO(q, unsupported());
 }
 
-XRC_BOTH_TRANSPORTS(NoXrc);
+// Raw only: without XRC there is no ibv_xrcd to call the verbs on
+// (ibv_open_xrcd() fails first); the commands go with made-up handles.
+XRC_RAW_TRANSPORTS(NoXrc);
 
 }  // namespace
 }  // namespace xrc_e2e

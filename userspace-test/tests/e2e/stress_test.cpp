@@ -2,6 +2,8 @@
 // killed at random; afterwards nothing is left.  Bounded in processes and
 // time, seeded for repeatability:
 //   XRC_E2E_STRESS_PROCS (6), XRC_E2E_STRESS_SECONDS (4), XRC_E2E_SEED (20240611)
+// Over write, as ever, and over libibverbs (a libibverbs stack per
+// worker process); an ioctl run would repeat write's with nothing new.
 #include "support.hpp"
 
 #include <random>
@@ -10,14 +12,14 @@
 namespace xrc_e2e {
 namespace {
 
-class Stress : public E2eTest {};
+class Stress : public TransportTest {};
 
 // One worker: random REG/UNREG/QUERY/MODIFY/create on the shared QPs until
 // the deadline.  The test holds a reference on every shared QP throughout,
 // so each of these calls has a known right answer.
-int stress_worker(const std::string& file, const std::vector<std::uint32_t>& shared,
+int stress_worker(const std::string& file, Transport t, const std::vector<std::uint32_t>& shared,
                   std::uint64_t seed, std::chrono::steady_clock::time_point deadline) {
-  auto p = Peer::open(file);
+  auto p = Peer::open(file, t);
   std::mt19937_64 rng(seed);
   std::map<std::uint32_t, int> held;  // qpn -> references this file holds
   std::vector<std::uint32_t> own;     // QPs this worker created
@@ -67,7 +69,7 @@ int stress_worker(const std::string& file, const std::vector<std::uint32_t>& sha
   return 0;
 }
 
-TEST_F(Stress, ParallelRegistrationsAndRandomKillsLeaveNoQpBehind) {
+TEST_P(Stress, ParallelRegistrationsAndRandomKillsLeaveNoQpBehind) {
   REQUIRE_COUNTERS();
   const long procs = std::clamp(env_long("XRC_E2E_STRESS_PROCS", 6), 1L, 64L);
   const long secs = std::clamp(env_long("XRC_E2E_STRESS_SECONDS", 4), 1L, 600L);
@@ -76,7 +78,7 @@ TEST_F(Stress, ParallelRegistrationsAndRandomKillsLeaveNoQpBehind) {
   const long before_qps = live_qps();
   const long before_xrcds = live_xrcds();
 
-  auto owner = Peer::open(xrcd_file_);
+  auto owner = open();
   std::vector<std::uint32_t> shared;
   for (int i = 0; i < 4; ++i) shared.push_back(MUST(owner.create()));
 
@@ -84,7 +86,8 @@ TEST_F(Stress, ParallelRegistrationsAndRandomKillsLeaveNoQpBehind) {
   std::vector<Child> workers;
   for (long i = 0; i < procs; ++i)
     workers.push_back(Child::spawn([&, i](Channel&) {
-      return stress_worker(xrcd_file_, shared, seed + static_cast<std::uint64_t>(i), deadline);
+      return stress_worker(xrcd_file_, tr(), shared, seed + static_cast<std::uint64_t>(i),
+                           deadline);
     }));
 
   // Kill about a third of the workers at random moments.
@@ -114,17 +117,25 @@ TEST_F(Stress, ParallelRegistrationsAndRandomKillsLeaveNoQpBehind) {
   EXPECT_EQ(live_xrcds(), before_xrcds);
 }
 
-TEST_F(Stress, RepeatedFileOpenCreateAndCloseLeavesNoQpBehind) {
+TEST_P(Stress, RepeatedFileOpenCreateAndCloseLeavesNoQpBehind) {
   REQUIRE_COUNTERS();
   const long before = live_qps();
   for (int i = 0; i < 200; ++i) {
-    auto p = Peer::open(xrcd_file_);
+    auto p = open();
     ASSERT_OK(p.create());
     ASSERT_OK(p.create());
     p.forget_xrcd();
   }
   EXPECT_EQ(wait_live_qps(before), before);
 }
+
+INSTANTIATE_TEST_SUITE_P(, Stress,
+                         ::testing::Values(Transport::write
+#ifdef XRC_E2E_VERBS
+                                           , Transport::verbs
+#endif
+                                           ),
+                         TransportName());
 
 }  // namespace
 }  // namespace xrc_e2e

@@ -1,4 +1,5 @@
 #include "support.hpp"
+#include "verbs_peer.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -42,16 +43,84 @@ std::string temp_xrcd_path() {
   return "/tmp/xrc-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".xrcd";
 }
 
+// ------------------------------------------------------------- PeerXrcd
+Status PeerXrcd::close() { return verbs_ ? verbs_peer::close_xrcd(*verbs_) : raw_->close(); }
+
+bool PeerXrcd::owns() const { return verbs_ ? verbs_peer::owns(*verbs_) : raw_->owns(); }
+
+void PeerXrcd::release() {
+  if (verbs_)
+    verbs_peer::release(*verbs_);
+  else
+    (void)raw_->release();
+}
+
+const Xrcd& PeerXrcd::raw() const {
+  if (!raw_) throw SetupFailure("a raw XRCD handle asked of a libibverbs XRCD");
+  return *raw_;
+}
+
+VerbsXrcd& PeerXrcd::verbs() const {
+  if (!verbs_) throw SetupFailure("an ibv_xrcd asked of a raw XRCD handle");
+  return *verbs_;
+}
+
+// ----------------------------------------------------------------- Peer
 Peer Peer::open(const std::string& xrcd_file, Transport t) {
+  if (t == Transport::verbs) {
+    auto file = verbs_peer::open_file();
+    auto x = verbs_peer::open_xrcd(*file, xrcd_file);
+    return Peer{t, Context::adopt(UniqueFd(), UniqueFd()), std::move(file), PeerXrcd(std::move(x))};
+  }
   auto ctx = must(Context::open(device_path()), "open context");
   auto xrcd = must(Xrcd::open(ctx, xrcd_file), "open XRCD");
-  return Peer{std::move(ctx), std::move(xrcd), t};
+  return Peer{t, std::move(ctx), nullptr, PeerXrcd(std::move(xrcd))};
 }
 
 Result<QpState> Peer::state(std::uint32_t qpn) const {
-  auto a = cmd::query_xrc_rcv_qp(ctx, xrcd.handle(), qpn, QpAttrMask::State, t);
+  auto a = query_on(xrcd, qpn, QpAttrMask::State);
   if (!a) return std::unexpected(a.error());
   return a->qp_state;
+}
+
+PeerXrcd Peer::open_xrcd(const std::string& file) const {
+  if (vfile) return PeerXrcd(verbs_peer::open_xrcd(*vfile, file));
+  return PeerXrcd(must(Xrcd::open(ctx, file), "open XRCD"));
+}
+
+Result<std::uint32_t> Peer::reg_on(const PeerXrcd& x, std::uint32_t qpn) const {
+  if (vfile) return verbs_peer::reg(x.verbs(), qpn);
+  return cmd::reg_xrc_rcv_qp(ctx, x.handle(), qpn, t);
+}
+
+Status Peer::unreg_on(const PeerXrcd& x, std::uint32_t qpn) const {
+  if (vfile) return verbs_peer::unreg(x.verbs(), qpn);
+  return cmd::unreg_xrc_rcv_qp(ctx, x.handle(), qpn, t);
+}
+
+Result<QpAttr> Peer::query_on(const PeerXrcd& x, std::uint32_t qpn, QpAttrMask mask) const {
+  if (vfile) return verbs_peer::query(x.verbs(), qpn, mask);
+  return cmd::query_xrc_rcv_qp(ctx, x.handle(), qpn, mask, t);
+}
+
+Status Peer::modify_on(const PeerXrcd& x, std::uint32_t qpn, const QpModify& m) const {
+  if (vfile) return verbs_peer::modify(x.verbs(), qpn, m);
+  return cmd::modify_xrc_rcv_qp(ctx, x.handle(), qpn, m.attr, m.mask, t);
+}
+
+Result<std::vector<AsyncEvent>> Peer::events(std::chrono::milliseconds wait) const {
+  if (vfile) return verbs_peer::events(*vfile, wait);
+  return read_events(ctx, wait);
+}
+
+Result<std::optional<AsyncEvent>> Peer::next_event(std::chrono::milliseconds wait) const {
+  if (vfile) return verbs_peer::next_event(*vfile, wait);
+  return xrcrcv::next_event(ctx.async_fd(), wait);
+}
+
+int Peer::close_file() {
+  if (vfile) return verbs_peer::close_file(std::move(vfile));
+  return ctx.close();
 }
 
 // -------------------------------------------------------------- Channel

@@ -7,6 +7,7 @@
 //   XRC_E2E_FUZZ_ITERATIONS  fuzzer calls (default 100000)
 //   XRC_E2E_STRESS_PROCS / XRC_E2E_STRESS_SECONDS / XRC_E2E_SEED
 //   XRC_E2E_REF_BOUND    per-file reference bound, enables the EOVERFLOW test
+//   XRC_E2E_VERBS_DEVICE libibverbs device of the /verbs cases (default: the first)
 #pragma once
 
 #include "sim_debugfs.hpp"
@@ -20,11 +21,13 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace xrc_e2e {
 
@@ -77,27 +80,81 @@ std::string temp_xrcd_path();
 
 // The errno for "xrcd_handle not an XRCD of this file": the write command
 // answers EINVAL, the ioctl framework's IDR lookup ENOENT (series v3).
+// (libibverbs names an XRCD by its ibv_xrcd, so no case sends it a bad
+// handle: those cases are raw-only.)
 [[nodiscard]] constexpr int bad_handle_errno(Transport t) {
   return t == Transport::ioctl ? ENOENT : EINVAL;
 }
 
+// Transport::verbs lives in support_verbs.cpp, built only against a
+// libibverbs with the new verbs (XRC_E2E_VERBS); these are its objects,
+// opaque here so that this header needs no libibverbs.
+struct VerbsFile;  // an ibv_context from ibv_open_device()
+struct VerbsXrcd;  // an ibv_xrcd from ibv_open_xrcd()
+struct VerbsFileClose {
+  void operator()(VerbsFile* f) const noexcept;
+};
+struct VerbsXrcdClose {
+  void operator()(VerbsXrcd* x) const noexcept;
+};
+using VerbsFilePtr = std::unique_ptr<VerbsFile, VerbsFileClose>;
+using VerbsXrcdPtr = std::unique_ptr<VerbsXrcd, VerbsXrcdClose>;
+
+// An XRCD handle of a Peer's file, over the Peer's transport: OPEN_XRCD
+// over write and ioctl, ibv_open_xrcd() over verbs.  Closes in its
+// destructor; close() reports (EBUSY while the file holds references).
+class PeerXrcd {
+ public:
+  explicit PeerXrcd(Xrcd x) : raw_(std::move(x)) {}
+  explicit PeerXrcd(VerbsXrcdPtr v) : verbs_(std::move(v)) {}
+
+  [[nodiscard]] Status close();
+  [[nodiscard]] bool owns() const;
+  // Stop owning without closing: the file's close cleans up.
+  void release();
+  // The kernel handle, write and ioctl only (libibverbs keeps its own
+  // private): for the raw-only cases.
+  [[nodiscard]] std::uint32_t handle() const { return raw().handle(); }
+  [[nodiscard]] const Xrcd& raw() const;
+  [[nodiscard]] VerbsXrcd& verbs() const;
+
+ private:
+  std::optional<Xrcd> raw_;
+  VerbsXrcdPtr verbs_;
+};
+
 // One uverbs file with an XRCD opened on a shared file: the common unit of
-// these tests ("a file" in abi.md).  The four verbs go over `t`.
+// these tests ("a file" in abi.md).  The four verbs go over `t`; over
+// verbs, the file is an ibv_context and its XRCD an ibv_xrcd.
 struct Peer {
-  Context ctx;
-  Xrcd xrcd;
   Transport t = Transport::write;
+  // write/ioctl: our own uverbs file.  A verbs Peer has none (an empty
+  // Context): the cases that send raw commands on a.ctx are raw-only.
+  Context ctx;
+  VerbsFilePtr vfile;  // verbs: the ibv_context (outlives xrcd: declared first)
+  PeerXrcd xrcd;
+
   static Peer open(const std::string& xrcd_file, Transport t = Transport::write);
   [[nodiscard]] std::uint32_t h() const { return xrcd.handle(); }
-  [[nodiscard]] Result<std::uint32_t> reg(std::uint32_t qpn) const { return reg_via(h(), qpn); }
+  [[nodiscard]] Result<std::uint32_t> reg(std::uint32_t qpn) const { return reg_on(xrcd, qpn); }
   [[nodiscard]] Result<std::uint32_t> create() const { return reg(IB_UVERBS_XRC_RCV_QPN_NEW); }
-  [[nodiscard]] Status unreg(std::uint32_t qpn) const { return unreg_via(h(), qpn); }
-  [[nodiscard]] Result<QpAttr> query(std::uint32_t qpn) const { return query_via(h(), qpn); }
+  [[nodiscard]] Status unreg(std::uint32_t qpn) const { return unreg_on(xrcd, qpn); }
+  [[nodiscard]] Result<QpAttr> query(std::uint32_t qpn) const { return query_on(xrcd, qpn); }
   [[nodiscard]] Result<QpState> state(std::uint32_t qpn) const;
   [[nodiscard]] Status modify(std::uint32_t qpn, const QpModify& m) const {
-    return modify_via(h(), qpn, m);
+    return modify_on(xrcd, qpn, m);
   }
-  // The same through another XRCD handle of this file (or garbage).
+
+  // Another XRCD handle of this file (the same XRCD if `file` is the same).
+  [[nodiscard]] PeerXrcd open_xrcd(const std::string& file) const;
+  // The verbs through one of this file's XRCD handles, over any transport.
+  [[nodiscard]] Result<std::uint32_t> reg_on(const PeerXrcd& x, std::uint32_t qpn) const;
+  [[nodiscard]] Status unreg_on(const PeerXrcd& x, std::uint32_t qpn) const;
+  [[nodiscard]] Result<QpAttr> query_on(const PeerXrcd& x, std::uint32_t qpn,
+                                        QpAttrMask mask = QpAttrMask::AllStandard) const;
+  [[nodiscard]] Status modify_on(const PeerXrcd& x, std::uint32_t qpn, const QpModify& m) const;
+
+  // Raw only: the same through any handle number (garbage included).
   [[nodiscard]] Result<std::uint32_t> reg_via(std::uint32_t xh, std::uint32_t qpn) const {
     return cmd::reg_xrc_rcv_qp(ctx, xh, qpn, t);
   }
@@ -110,9 +167,18 @@ struct Peer {
   [[nodiscard]] Status modify_via(std::uint32_t xh, std::uint32_t qpn, const QpModify& m) const {
     return cmd::modify_xrc_rcv_qp(ctx, xh, qpn, m.attr, m.mask, t);
   }
+
+  // The file's async events: read(2) of the async fd over write and
+  // ioctl; ibv_get_async_event() + ibv_ack_async_event() over verbs.
+  [[nodiscard]] Result<std::vector<AsyncEvent>> events(std::chrono::milliseconds wait) const;
+  [[nodiscard]] Result<std::optional<AsyncEvent>> next_event(std::chrono::milliseconds wait) const;
+
   [[nodiscard]] int bad_handle() const { return bad_handle_errno(t); }
   // Drop the XRCD object without CLOSE_XRCD (the file close cleans up).
-  void forget_xrcd() { (void)xrcd.release(); }
+  void forget_xrcd() { xrcd.release(); }
+  // Give up this process's share of the file (close(2) or
+  // ibv_close_device()); 0 or the errno.  Forget the XRCD first.
+  [[nodiscard]] int close_file();
 };
 
 // ------------------------------------------------------------ processes
@@ -208,9 +274,12 @@ class E2eTest : public ::testing::Test {
   bool counters_ = false;
 };
 
-// The suites that run every rule over both transports: TEST_P on a
-// fixture derived from this, instantiated with XRC_BOTH_TRANSPORTS(Suite).
-// Test names end in /write or /ioctl (scripts/e2e.sh counts them so).
+// The suites that run every rule over every transport: TEST_P on a
+// fixture derived from this, instantiated with XRC_ALL_TRANSPORTS(Suite)
+// (write, ioctl, and verbs when built against the patched libibverbs), or
+// XRC_RAW_TRANSPORTS(Suite) for the cases that need the raw ABI.  Test
+// names end in /write, /ioctl or /verbs (scripts/e2e.sh and
+// rdma-core/guest.sh count them so).
 class TransportTest : public E2eTest, public ::testing::WithParamInterface<Transport> {
  protected:
   [[nodiscard]] Transport tr() const { return GetParam(); }
@@ -234,11 +303,23 @@ struct TransportName {
     return std::string(to_string(i.param));
   }
 };
-#define XRC_BOTH_TRANSPORTS(suite)                                                       \
+// Raw-only: cases that by nature need the raw ABI (handles, bytes,
+// attributes libibverbs never sends) or a raw command beside the verbs.
+#define XRC_RAW_TRANSPORTS(suite)                                                        \
   INSTANTIATE_TEST_SUITE_P(, suite,                                                     \
                            ::testing::Values(::xrcrcv::Transport::write,                \
                                              ::xrcrcv::Transport::ioctl),               \
                            ::xrc_e2e::TransportName())
+#ifdef XRC_E2E_VERBS
+#define XRC_ALL_TRANSPORTS(suite)                                                        \
+  INSTANTIATE_TEST_SUITE_P(, suite,                                                     \
+                           ::testing::Values(::xrcrcv::Transport::write,                \
+                                             ::xrcrcv::Transport::ioctl,                \
+                                             ::xrcrcv::Transport::verbs),               \
+                           ::xrc_e2e::TransportName())
+#else
+#define XRC_ALL_TRANSPORTS(suite) XRC_RAW_TRANSPORTS(suite)
+#endif
 
 #define REQUIRE_INJECT()                                                        \
   do {                                                                          \
