@@ -26,8 +26,10 @@ def reports(path):
         for line in log:
             line = STAMP.sub('', line.rstrip('\r\n'))
             if 'BUG: KCSAN:' in line:
+                if title is not None:
+                    yield title + ' (cut off)', frames
                 title, frames = line[line.index('BUG: KCSAN:'):], []
-            elif title is not None and re.match(r'={20,}', line):
+            elif title is not None and re.search(r'={20,}\s*$', line):
                 yield title, frames
                 title = None
             elif title is not None:

@@ -67,13 +67,16 @@ echo "[restrack] passed"
 # The rdma cgroup counts what a file holds: its context (hca_handle) and
 # its objects (hca_object). Each QP a file registers counts as one object,
 # like the OPEN_QP handle it stands for; more references on that QP are
-# not more objects. At the cgroup's limit a REG that would add an object
-# fails with EAGAIN, and one on a QP the file holds still succeeds; UNREG
-# of the last reference, and close(), give the objects back.
+# not more objects; another file that registers the QP counts one of its
+# own. At the cgroup's limit a REG that would add an object (a new QP, or
+# another file's QP) fails with EAGAIN, and one on a QP the file holds
+# still succeeds; UNREG of the last reference, and close(), give the
+# objects back.
 echo "XRC-SUITE=cgroup"
 g=/sys/fs/cgroup
 grep -q " $g cgroup2 " /proc/mounts || mount -t cgroup2 none $g
-echo +rdma > $g/cgroup.subtree_control
+echo +rdma > $g/cgroup.subtree_control ||
+	{ echo "[cgroup] FAILED: no rdma controller"; exit 1; }
 mkdir -p $g/xrc
 cg_count() { # hca_handle|hca_object
 	sed -n "s/^xrc_sim[0-9]* .*$1=\([0-9]*\).*/\1/p" $g/xrc/rdma.current
@@ -87,37 +90,66 @@ cg_expect() { # WHEN HANDLES OBJECTS
 	done
 	echo "[cgroup] $1: hca_handle=$2 hca_object=$3"
 }
+# Wait for FILE, or fail if an xrc-rcv in the cgroup stopped first (it
+# then touched $c/failed) or 30 s went by.
+cg_wait() { # FILE
+	i=0
+	while [ ! -e "$1" ]; do
+		[ ! -e $c/failed ] || { echo "[cgroup] FAILED: $t: xrc-rcv stopped before $(basename "$1")"; exit 1; }
+		i=$((i + 1))
+		[ $i -le 300 ] || { echo "[cgroup] FAILED: $t: no $(basename "$1") after 30 s"; exit 1; }
+		sleep 0.1
+	done
+}
+# xrc-rcv, run in the cgroup, over transport $t, on the XRCD file $c/xrcd
+in_cgroup() { # ARGS...
+	XRC_RCV_XRCD_FILE=$c/xrcd sh -c 'echo $$ > '$g'/xrc/cgroup.procs; exec "$@"' - \
+		xrc-rcv --transport $t "$@"
+}
 for t in write ioctl; do
 	c=/tmp/xrc-cgroup-$t
 	mkdir -p $c
 	dev=$(sed -n 's/^\(xrc_sim[0-9]*\) .*/\1/p' $g/xrc/rdma.current)
 	cg_expect "$t: nothing open" 0 0
-	sh -c 'echo $$ > '$g'/xrc/cgroup.procs; exec "$@"' - \
-		xrc-rcv --tag C --transport $t run "info; touch $c/open; wait-file $c/go;
+	# A creates two QPs and registers the first again
+	(in_cgroup --tag A run "info; touch $c/open; wait-file $c/go;
 		create; save $c/q1; create; reg @$c/q1; touch $c/two; wait-file $c/limit;
 		reg @$c/q1; expect EAGAIN create; touch $c/refused; wait-file $c/nolimit;
 		unreg @$c/q1; unreg @$c/q1; touch $c/held; wait-file $c/last;
-		unreg @$c/q1; touch $c/one; wait-file $c/end" &
+		unreg @$c/q1; touch $c/one; wait-file $c/end" || touch $c/failed) &
 	p=$!
-	while [ ! -e $c/open ]; do sleep 0.1; done
-	base=$(cg_count hca_object)
-	cg_expect "$t: context and XRCD" 1 "$base"
+	cg_wait $c/open
+	cg_expect "$t: A's context and XRCD" 1 1
 	touch $c/go
-	while [ ! -e $c/two ]; do sleep 0.1; done
-	cg_expect "$t: two QPs, three references" 1 $((base + 2))
-	echo "$dev hca_object=$((base + 2))" > $g/xrc/rdma.max
+	cg_wait $c/two
+	cg_expect "$t: A: two QPs, three references" 1 3
+	# At the limit, B (another file) cannot register A's QP: one more
+	# object. The limit leaves room for B's own XRCD (an object too).
+	echo "$dev hca_object=4" > $g/xrc/rdma.max
+	in_cgroup --tag B run "expect EAGAIN reg @$c/q1"
+	echo "$dev hca_object=3" > $g/xrc/rdma.max
 	touch $c/limit
-	while [ ! -e $c/refused ]; do sleep 0.1; done
-	cg_expect "$t: at the limit, a reference more, a QP refused" 1 $((base + 2))
+	cg_wait $c/refused
+	cg_expect "$t: at the limit, A: a reference more, a QP refused" 1 3
 	echo "$dev hca_object=max" > $g/xrc/rdma.max
+	# B registers A's QP: its own object
+	(in_cgroup --tag B run "reg @$c/q1; touch $c/b; wait-file $c/b-end; unreg @$c/q1" ||
+		touch $c/failed) &
+	b=$!
+	cg_wait $c/b
+	cg_expect "$t: B holds A's first QP too" 2 5
+	touch $c/b-end
+	wait $b
+	cg_expect "$t: B gone" 1 3
 	touch $c/nolimit
-	while [ ! -e $c/held ]; do sleep 0.1; done
-	cg_expect "$t: two of three references dropped" 1 $((base + 2))
+	cg_wait $c/held
+	cg_expect "$t: A: two of three references dropped" 1 3
 	touch $c/last
-	while [ ! -e $c/one ]; do sleep 0.1; done
-	cg_expect "$t: the last reference on the first QP dropped" 1 $((base + 1))
+	cg_wait $c/one
+	cg_expect "$t: A: the last reference on the first QP dropped" 1 2
 	touch $c/end
 	wait $p
+	[ ! -e $c/failed ] || { echo "[cgroup] FAILED: $t: an xrc-rcv failed"; exit 1; }
 	cg_expect "$t: closed" 0 0
 done
 echo "[cgroup] passed"
