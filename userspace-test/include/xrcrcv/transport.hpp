@@ -27,8 +27,8 @@ enum class Transport : std::uint8_t { write, ioctl, verbs };
   return "?";
 }
 
-// The other raw one (for cross-transport use).  libibverbs sends the
-// ioctl methods when the kernel has them, so its other is write.
+// The other raw one (for cross-transport use); defined for write and
+// ioctl only, the transports that can name a handle by number.
 [[nodiscard]] constexpr Transport other(Transport t) {
   return t == Transport::ioctl ? Transport::write : Transport::ioctl;
 }

@@ -119,6 +119,9 @@ Result<std::optional<AsyncEvent>> Peer::next_event(std::chrono::milliseconds wai
 }
 
 int Peer::close_file() {
+  // The XRCD object must not outlive the file it names: over verbs its
+  // ibv_close_xrcd() would use a freed ibv_context.
+  forget_xrcd();
   if (vfile) return verbs_peer::close_file(std::move(vfile));
   return ctx.close();
 }

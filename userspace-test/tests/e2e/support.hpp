@@ -177,7 +177,7 @@ struct Peer {
   // Drop the XRCD object without CLOSE_XRCD (the file close cleans up).
   void forget_xrcd() { xrcd.release(); }
   // Give up this process's share of the file (close(2) or
-  // ibv_close_device()); 0 or the errno.  Forget the XRCD first.
+  // ibv_close_device()); 0 or the errno.  Forgets the XRCD first.
   [[nodiscard]] int close_file();
 };
 
