@@ -5,6 +5,7 @@
 #include <xrcrcv/error.hpp>
 #include <xrcrcv/wire.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -23,5 +24,9 @@ Status execute_ioctl(ContextRef ctx, std::uint16_t object_id, std::uint16_t meth
                      std::span<const ib_uverbs_attr> attrs, std::uint32_t command,
                      std::uint32_t driver_id = 0);
 Status execute_ioctl_buffer(ContextRef ctx, std::span<std::uint64_t> buf, std::uint32_t command);
+
+// poll(2) an fd for input: true when a read will not block, false when
+// `timeout` passed first (async events, raw or libibverbs').
+Result<bool> wait_readable(int fd, std::chrono::milliseconds timeout);
 
 }  // namespace xrcrcv::detail

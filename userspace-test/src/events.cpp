@@ -1,5 +1,7 @@
 #include <xrcrcv/events.hpp>
 
+#include "detail.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -38,9 +40,8 @@ AsyncEvent decode_event(const ib_uverbs_async_event_desc& d) {
   return AsyncEvent{d.element, d.event_type, d.reserved};
 }
 
-namespace {
 // poll(2) for input; true when readable, false on timeout.
-Result<bool> wait_readable(int fd, std::chrono::milliseconds timeout) {
+Result<bool> detail::wait_readable(int fd, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -58,6 +59,7 @@ Result<bool> wait_readable(int fd, std::chrono::milliseconds timeout) {
   }
 }
 
+namespace {
 Result<AsyncEvent> read_one(int fd) {
   ib_uverbs_async_event_desc d{};
   for (;;) {
@@ -71,7 +73,7 @@ Result<AsyncEvent> read_one(int fd) {
 }  // namespace
 
 Result<std::optional<AsyncEvent>> next_event(int async_fd, std::chrono::milliseconds timeout) {
-  auto ready = wait_readable(async_fd, timeout);
+  auto ready = detail::wait_readable(async_fd, timeout);
   if (!ready) return std::unexpected(ready.error());
   if (!*ready) return std::optional<AsyncEvent>{};
   auto ev = read_one(async_fd);

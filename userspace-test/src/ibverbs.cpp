@@ -2,11 +2,12 @@
 #include <xrcrcv/fd.hpp>
 #include <xrcrcv/uapi.h>
 
+#include "detail.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <poll.h>
 #include <span>
 
 namespace xrcrcv::ibverbs {
@@ -54,22 +55,6 @@ AddressVector from_ibv(const ibv_ah_attr& a) {
   av.is_global = a.is_global != 0;
   av.port_num = a.port_num;
   return av;
-}
-
-// poll(2) the async fd: true when an event can be read without blocking
-// (ibv_get_async_event() blocks on the fd as libibverbs opened it).
-Result<bool> wait_readable(int fd, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    pollfd p{fd, POLLIN, 0};
-    const int rc = ::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count())));
-    if (rc < 0 && errno == EINTR) continue;
-    if (rc < 0) return std::unexpected(sys_error("poll", errno));
-    if (p.revents & POLLNVAL) return std::unexpected(sys_error("poll", EBADF));
-    return rc > 0;
-  }
 }
 
 }  // namespace
@@ -201,7 +186,8 @@ AsyncEvent decode_event(const ibv_async_event& ev) {
 }
 
 Result<std::optional<AsyncEvent>> next_event(ibv_context& ctx, std::chrono::milliseconds timeout) {
-  auto ready = wait_readable(ctx.async_fd, timeout);
+  // ibv_get_async_event() blocks on the fd as libibverbs opened it
+  auto ready = detail::wait_readable(ctx.async_fd, timeout);
   if (!ready) return std::unexpected(ready.error());
   if (!*ready) return std::nullopt;
   ibv_async_event ev{};
