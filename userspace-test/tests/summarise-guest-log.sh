@@ -29,26 +29,8 @@ log=$1 allow=$2 out=$3
 [ -f "$allow" ] || { echo "summary: no allow-list: $allow" >&2; exit 2; }
 
 status=0
-# Allow-list: SUITE PATTERN REASON...
-declare -a allow_suite allow_pat
-while read -r s p reason; do
-	case $s in '' | '#'*) continue ;; esac
-	if [ -z "${reason:-}" ]; then
-		echo "summary: FAIL: allow-list entry without a reason: $s $p"
-		status=1
-	fi
-	allow_suite+=("$s")
-	allow_pat+=("$p")
-done < "$allow"
-
-allowed() { # SUITE NAME
-	local i
-	for i in "${!allow_suite[@]}"; do
-		# shellcheck disable=SC2053
-		[ "${allow_suite[$i]}" = "$1" ] && [[ $2 == ${allow_pat[$i]} ]] && return 0
-	done
-	return 1
-}
+source "$(dirname "$0")/allow-list.sh"
+allow_load "$allow" || status=1
 
 # section<TAB>result<TAB>name for every finished test
 results=$(tr -d '\r' < "$log" | awk -f "$(dirname "$0")/gtest-results.awk")

@@ -15,18 +15,9 @@ set -uo pipefail
 log=$1 section=$2 allow=$3 expected=${4:-}
 [ -f "$log" ] || { echo "summary: no such log: $log" >&2; exit 2; }
 
-# The allow-list's entries for this section: PATTERN per line
-patterns=$(awk -v s="$section" '$1 == s && NF >= 3 { print $2 }' "$allow")
-allowed() { # NAME
-	local p
-	while read -r p; do
-		# shellcheck disable=SC2053
-		[ -n "$p" ] && [[ $1 == $p ]] && return 0
-	done <<< "$patterns"
-	return 1
-}
-
 passed=0 failed=0 skipped=0 status=0
+source "$(dirname "$0")/allow-list.sh"
+allow_load "$allow" || status=1
 while IFS=$'\t' read -r sect res name; do
 	[ "$sect" = "$section" ] || continue
 	case $res in
@@ -37,7 +28,7 @@ while IFS=$'\t' read -r sect res name; do
 		status=1 ;;
 	*)
 		skipped=$((skipped + 1))
-		if ! allowed "$name"; then
+		if ! allowed "$section" "$name"; then
 			echo "summary: FAIL: $section: $name skipped, and it is not on $allow"
 			status=1
 		fi ;;
