@@ -60,7 +60,7 @@ XRC_LOG_IGNORE_KCSAN=1 "$TOP/userspace-test/guest/check-log.sh" -r "$out/control
 # The suites several times over: KCSAN samples accesses, and a race case
 # runs for a fraction of a second.
 rounds=${KCSAN_KUNIT_ROUNDS:-5}
-expected=$(awk '!/^#/ && NF == 2 { n += $2 } END { print n + 0 }' "$TOP/kunit/expected-cases")
+expected=$(kunit_expected_cases)
 kunit_ok=1
 kunit_logs=()
 for r in $(seq "$rounds"); do

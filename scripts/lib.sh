@@ -43,6 +43,11 @@ with_progress() { # LOG DIR CMD...
 	wait "$pid"
 }
 
+# How many KUnit cases the series' suites have, all told (kunit/expected-cases)
+kunit_expected_cases() {
+	awk '!/^#/ && NF == 2 { n += $2 } END { print n + 0 }' "$TOP/kunit/expected-cases"
+}
+
 # The make test summary (scripts/test.sh, scripts/summary.sh): a stage adds
 # its counts as key=value lines to $SUMMARY, which scripts/test.sh sets to
 # $BUILD/summary/<stage>.txt; run outside make test, nothing is written.
