@@ -13,14 +13,7 @@ for tool in cmake ninja pandoc rst2man cython3 pkg-config; do
 		die "$tool missing: run 'make rdma-core-deps' (or see rdma-core/deps.sh)"
 done
 
-mkdir -p "$RC_BUILD"
-# A cache from another source tree (or flags) means starting afresh
-if [ -f "$RC_BUILD/CMakeCache.txt" ] &&
-	! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$RC_TREE" "$RC_BUILD/CMakeCache.txt"; then
-	step "rdma-core: $RC_BUILD was configured for another tree: starting afresh"
-	rm -rf "$RC_BUILD"
-	mkdir -p "$RC_BUILD"
-fi
+forget_foreign_cmake_build "$RC_BUILD" "$RC_TREE"
 if [ ! -f "$RC_BUILD/build.ninja" ]; then
 	step "rdma-core: cmake in $RC_BUILD"
 	(cd "$RC_BUILD" && nicely cmake -GNinja "$RC_TREE" \

@@ -56,6 +56,7 @@ done
 e2e_tests=()
 if [ "$mode" = test ]; then
 	e2e="$CACHE/build/userspace-verbs"
+	forget_foreign_cmake_build "$e2e" "$TOP/userspace-test"
 	cmake -S "$TOP/userspace-test" -B "$e2e" -DXRCRCV_IBVERBS_ROOT="$RC_BUILD" \
 		-DXRCRCV_IBVERBS_ADAPTER=ON -DXRCRCV_BUILD_BENCH=OFF > "$out/cmake.log" ||
 		{ tail -20 "$out/cmake.log"; die "cmake of the e2e suites against $RC_BUILD failed"; }
