@@ -57,8 +57,16 @@ e2e_tests=()
 if [ "$mode" = test ]; then
 	e2e="$CACHE/build/userspace-verbs"
 	forget_foreign_cmake_build "$e2e" "$TOP/userspace-test"
+	# Through ccache, as scripts/userspace.sh does, so that a fresh clone
+	# elsewhere does not compile the suites again
+	launcher=()
+	if command -v ccache > /dev/null && [ -n "${CCACHE_DIR:-}" ]; then
+		export CCACHE_BASEDIR="$TOP"
+		launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+	fi
 	cmake -S "$TOP/userspace-test" -B "$e2e" -DXRCRCV_IBVERBS_ROOT="$RC_BUILD" \
-		-DXRCRCV_IBVERBS_ADAPTER=ON -DXRCRCV_BUILD_BENCH=OFF > "$out/cmake.log" ||
+		-DXRCRCV_IBVERBS_ADAPTER=ON -DXRCRCV_BUILD_BENCH=OFF "${launcher[@]}" \
+		> "$out/cmake.log" ||
 		{ tail -20 "$out/cmake.log"; die "cmake of the e2e suites against $RC_BUILD failed"; }
 	nicely cmake --build "$e2e" -j"$JOBS" --target xrc_e2e_tests xrc_unit_tests \
 		> "$out/build.log" ||
