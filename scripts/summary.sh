@@ -1,6 +1,6 @@
 #!/bin/bash
 # The table at the end of make test: one row per stage with its result,
-# time and counts, from $BUILD/summary/<stage>.txt (key=value lines, see
+# time, CPU time (user + system, all its processes) and counts, from $BUILD/summary/<stage>.txt (key=value lines, see
 # scripts/test.sh), then "N passed, M failed" alone on a line.
 #   summary.sh [STAGE...]    default: every stage with a file, by name
 # A stage with no file, or no result in it, did not run: it counts as
@@ -15,15 +15,16 @@ duration() { # SECONDS
 	if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi
 }
 
-passed=0 failed=0 total_s=0
-printf '%-12s %-8s %7s  %s\n' stage result time counts
+passed=0 failed=0 total_s=0 total_cpu=0
+printf '%-12s %-8s %7s %7s  %s\n' stage result time cpu counts
 for stage in "$@"; do
 	f="$SUMDIR/$stage.txt"
-	result="" seconds="" counts=""
+	result="" seconds="" cpu_s="" counts=""
 	if [ -f "$f" ]; then
 		result=$(value "$f" result)
 		seconds=$(value "$f" seconds)
-		counts=$(grep -E '^[A-Za-z0-9_.-]+=' "$f" | grep -vE '^(result|seconds)=' |
+		cpu_s=$(value "$f" cpu_seconds)
+		counts=$(grep -E '^[A-Za-z0-9_.-]+=' "$f" | grep -vE '^(result|seconds|cpu_seconds)=' |
 			awk -F= '!seen[$1]++' | paste -sd' ' || true)
 	fi
 	case $result in
@@ -31,14 +32,18 @@ for stage in "$@"; do
 	"") result="not run"; failed=$((failed + 1)) ;;
 	*) failed=$((failed + 1)) ;;
 	esac
-	time=-
+	time=- cpu=-
 	if [ -n "$seconds" ]; then
 		time=$(duration "$seconds")
 		total_s=$((total_s + seconds))
 	fi
-	printf "%-12s %-8s %7s  %s\n" "$stage" "$result" "$time" "$counts" | sed "s/ *$//"
+	if [ -n "$cpu_s" ]; then
+		cpu=$(duration "$cpu_s")
+		total_cpu=$((total_cpu + cpu_s))
+	fi
+	printf "%-12s %-8s %7s %7s  %s\n" "$stage" "$result" "$time" "$cpu" "$counts" | sed "s/ *$//"
 done
-printf '%-12s %-8s %7s\n' total "" "$(duration $total_s)"
+printf '%-12s %-8s %7s %7s\n' total "" "$(duration $total_s)" "$(duration $total_cpu)"
 echo
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -5,7 +5,7 @@
 #
 # Each stage writes $BUILD/summary/<stage>.txt: its own counts as
 # key=value lines (summary_set in lib.sh, through $SUMMARY), then this
-# script adds result= and seconds=. Counts of stages whose scripts do not
+# script adds result=, seconds= and cpu_seconds=. Counts of stages whose scripts do not
 # write them are read here from the stage's own output files.
 source "$(dirname "$0")/lib.sh"
 
@@ -57,18 +57,27 @@ for stage in "$@"; do
 	touch "$stamp"
 	step "test: stage $stage"
 	start=$(date +%s)
-	if (run_stage "$stage"); then result=passed; else result=FAILED; fi
+	# The subshell's children's CPU time (the second line of bash's times,
+	# not in a pipeline: that would be a fork with no children) is what
+	# the stage cost: the budget is wall time on two cores
+	if (rc=0; run_stage "$stage" || rc=$?; times > "$SUMMARY.cpu"; exit $rc); then
+		result=passed
+	else
+		result=FAILED
+	fi
+	cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+		END { printf "%d", s + 0.5 }' "$SUMMARY.cpu" 2>/dev/null || echo 0)
 	# the table's result and time are these; a count the stage script
 	# gave itself wins over one read from its files
 	counts_from_outputs "$stage" "$stamp" > "$SUMMARY.files" || true
 	{
-		grep -vE '^(result|seconds)=' "$SUMMARY" || true
+		grep -vE '^(result|seconds|cpu_seconds)=' "$SUMMARY" || true
 		awk -F= 'FILENAME == ARGV[1] { have[$1] = 1; next } !($1 in have)' \
 			"$SUMMARY" "$SUMMARY.files"
-		printf 'result=%s\nseconds=%s\n' "$result" $(($(date +%s) - start))
+		printf 'result=%s\nseconds=%s\ncpu_seconds=%s\n' "$result" $(($(date +%s) - start)) "$cpu"
 	} > "$SUMMARY.new"
 	mv "$SUMMARY.new" "$SUMMARY"
-	rm -f "$SUMMARY.files" "$stamp"
+	rm -f "$SUMMARY.files" "$SUMMARY.cpu" "$stamp"
 	[ "$result" = passed ] || step "test: stage $stage FAILED; going on with the others"
 done
 
