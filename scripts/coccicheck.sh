@@ -98,11 +98,17 @@ check_files() { # DIR FILE:BLOB...
 			fi
 		done
 		ran=$((ran + 1))
-		(cd "$dir" && nice spatch "${cmd[@]}" > "$out/$n.out" 2>&1) || {
-			cat "$out/$n.out"
-			die "spatch failed on ${rule#./} (make coccicheck stops there too)"
-		}
+		# spatch uses one core: one rule per core at a time
+		while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+		(cd "$dir" && nice spatch "${cmd[@]}" > "$out/$n.out" 2>&1 ||
+			echo "$n ${rule#./}" >> "$out/failed") &
 	done < "$WORK/record/commands"
+	wait
+	if [ -s "$out/failed" ]; then
+		read -r n rule < "$out/failed"
+		cat "$out/$n.out"
+		die "spatch failed on $rule (make coccicheck stops there too)"
+	fi
 	step "coccicheck:   $ran of $n rules can match one of these ${#paths[@]} files; run on those"
 	rules_run=$((rules_run + ran))
 	for fb in "$@"; do

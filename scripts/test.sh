@@ -1,12 +1,21 @@
 #!/bin/bash
-# make test: run every stage in turn, whatever became of the ones before,
-# then print the table (scripts/summary.sh). Fails if any stage failed.
-#   test.sh STAGE...      (the Makefile passes $(TEST_STAGES))
+# make test: run every stage of the plan, whatever became of the ones
+# before, then print the table (scripts/summary.sh). Fails if any stage
+# failed.
+#   test.sh PLAN...       (the Makefile passes $(TEST_PLAN))
+#
+# The plan is stage names in phases and lanes: "/" ends a phase, and the
+# next starts when all of it has ended; "+" starts another lane of the
+# same phase, run side by side with the first. Within a lane, stages run
+# one after another. The first lane prints as it goes; another lane's
+# output is printed when its phase ends. A stage that uses what another
+# one builds (needs() below) waits for that one to end first.
 #
 # Each stage writes $BUILD/summary/<stage>.txt: its own counts as
 # key=value lines (summary_set in lib.sh, through $SUMMARY), then this
-# script adds result=, seconds= and cpu_seconds=. Counts of stages whose scripts do not
-# write them are read here from the stage's own output files.
+# script adds result=, seconds= and cpu_seconds=. Counts of stages whose
+# scripts do not write them are read here from the stage's own output
+# files. The run's own wall time goes to $BUILD/summary/wall_seconds.
 source "$(dirname "$0")/lib.sh"
 
 SUMDIR="$BUILD/summary"
@@ -50,7 +59,9 @@ counts_from_outputs() { # STAGE STAMP
 	esac
 }
 
-for stage in "$@"; do
+# One stage, start to end, into its summary file
+record_stage() { # STAGE
+	local stage=$1 stamp start result cpu
 	export SUMMARY="$SUMDIR/$stage.txt"
 	stamp="$SUMDIR/.$stage.start"
 	: > "$SUMMARY"
@@ -76,13 +87,99 @@ for stage in "$@"; do
 			"$SUMMARY" "$SUMMARY.files"
 		printf 'result=%s\nseconds=%s\ncpu_seconds=%s\n' "$result" $(($(date +%s) - start)) "$cpu"
 	} > "$SUMMARY.new"
+	# the last step: another lane waits for result= (wait_for_needs)
 	mv "$SUMMARY.new" "$SUMMARY"
 	rm -f "$SUMMARY.files" "$SUMMARY.cpu" "$stamp"
 	[ "$result" = passed ] || step "test: stage $stage FAILED; going on with the others"
+}
+
+# What a stage uses that another stage builds: rdma-core-guest boots the
+# libibverbs that rdma-core-test builds (both would run ninja in one tree)
+needs() { # STAGE
+	case $1 in
+	rdma-core-guest) echo rdma-core-test ;;
+	esac
+}
+
+# Where each stage stands: phase, lane, place in the lane
+declare -A phase_of=() lane_of=() place_of=()
+phases=()	# each: its lanes, separated by "+"
+plan_parse() { # PLAN...
+	local word phase=0 lane=0 place=0 cur=""
+	for word in "$@"; do
+		case $word in
+		/) phases+=("$cur"); cur="" phase=$((phase + 1)) lane=0 place=0 ;;
+		+) cur+=" +" lane=$((lane + 1)) place=0 ;;
+		*)
+			[ -z "${phase_of[$word]:-}" ] || die "plan: $word twice"
+			phase_of[$word]=$phase lane_of[$word]=$lane place_of[$word]=$place
+			place=$((place + 1))
+			cur+=" $word" ;;
+		esac
+	done
+	phases+=("$cur")
+}
+# A need that the plan cannot meet would wait for ever: refuse the plan
+plan_check() {
+	local s n
+	for s in "${!phase_of[@]}"; do
+		for n in $(needs "$s"); do
+			[ -n "${phase_of[$n]:-}" ] || continue	# not in this run
+			if [ "${phase_of[$n]}" -gt "${phase_of[$s]}" ] ||
+				{ [ "${phase_of[$n]}" -eq "${phase_of[$s]}" ] &&
+				  [ "${lane_of[$n]}" -eq "${lane_of[$s]}" ] &&
+				  [ "${place_of[$n]}" -gt "${place_of[$s]}" ]; }; then
+				die "plan: $s needs $n, which runs after it"
+			fi
+		done
+	done
+}
+wait_for_needs() { # STAGE
+	local n
+	for n in $(needs "$1"); do
+		[ -n "${phase_of[$n]:-}" ] || continue
+		grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null && continue
+		step "test: $1 waits for $n"
+		until grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null; do sleep 5; done
+	done
+}
+run_lane() { # STAGE...
+	local s
+	for s in "$@"; do
+		wait_for_needs "$s"
+		record_stage "$s"
+	done
+}
+
+plan_parse "$@"
+plan_check
+# Ctrl-C or a CI cancel: stop the other lanes too
+trap 'trap - INT TERM; kill 0' INT TERM
+run_start=$(date +%s)
+for phase in "${phases[@]}"; do
+	IFS=+ read -ra lanes <<< "$phase"
+	pids=() logs=()
+	for ((l = 1; l < ${#lanes[@]}; l++)); do
+		log="$SUMDIR/lane-$l.log"
+		# shellcheck disable=SC2086 # a lane is a list of names
+		step "test: beside the stages below: $(echo ${lanes[l]}) (output: $log)"
+		# shellcheck disable=SC2086
+		run_lane ${lanes[l]} > "$log" 2>&1 &
+		pids+=($!) logs+=("$log")
+	done
+	# shellcheck disable=SC2086
+	run_lane ${lanes[0]}
+	for ((l = 0; l < ${#pids[@]}; l++)); do
+		wait "${pids[l]}" || true
+		step "test: the lane beside them printed:"
+		sed 's/^/    /' "${logs[l]}"
+	done
 done
+echo $(($(date +%s) - run_start)) > "$SUMDIR/wall_seconds"
 
 command -v ccache > /dev/null && [ -d "${CCACHE_DIR:-}" ] &&
 	step "test: ccache: $(ccache --print-stats 2>/dev/null |
 		awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
 			$1 == "cache_miss" { m = $2 } END { printf "%d hits, %d misses (all runs)", h, m }')"
-exec "$TOP/scripts/summary.sh" "$@"
+# shellcheck disable=SC2046 # stage names, in the plan's order
+exec "$TOP/scripts/summary.sh" $(printf '%s\n' "$@" | grep -vxE '[/+]')

@@ -7,6 +7,12 @@ source "$(dirname "$0")/lib.sh"
 # Progress on stderr; stdout carries only the result, for $(...)
 exec 3>&1 1>&2
 
+# make test runs e2e and backport in two lanes, and both build here: one
+# at a time (the second then finds everything built)
+mkdir -p "$BUILD"
+exec 9> "$BUILD/userspace.lock"
+flock 9
+
 host="$BUILD/userspace"
 static="$BUILD/userspace-static"
 jobs=$(nproc)

@@ -22,8 +22,13 @@ static_assert(IBV_XRC_QP_EVENT_FLAG == IB_UVERBS_XRC_QP_EVENT_FLAG);
 namespace {
 
 // libibverbs' int verbs return 0 or an errno value; a few set errno and
-// return -1 instead.  Either way: the positive errno.
-int verb_errno(int rc) { return rc > 0 ? rc : (errno ? errno : EIO); }
+// return -1 instead, and some providers return -errno.  Each way: the
+// positive errno (EIO when a verb failed and said nothing).
+int verb_errno(int rc) {
+  if (rc > 0) return rc;
+  if (rc < -1) return -rc;
+  return errno ? errno : EIO;
+}
 
 ibv_ah_attr to_ibv(const AddressVector& av) {
   ibv_ah_attr a{};
