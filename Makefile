@@ -136,7 +136,7 @@ test:
 	@MAKE="$(MAKE)" scripts/test.sh $(TEST_PLAN)
 
 summary:
-	@scripts/summary.sh $(TEST_STAGES)
+	@scripts/summary.sh $(filter-out / +,$(TEST_STAGES))
 
 -include backport/backport.mk
 -include rdma-core/rdma-core.mk

@@ -13,5 +13,5 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "rdma-core deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-	{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}" ||
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}"; }

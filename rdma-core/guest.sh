@@ -58,7 +58,7 @@ if [ "$mode" = test ]; then
 	e2e="$CACHE/build/userspace-verbs"
 	forget_foreign_cmake_build "$e2e" "$TOP/userspace-test"
 	# Through ccache, as scripts/userspace.sh does, so that a fresh clone
-	# elsewhere does not compile the suites again
+	# at the same path (CI's) does not compile the suites again
 	launcher=()
 	if command -v ccache > /dev/null && [ -n "${CCACHE_DIR:-}" ]; then
 		export CCACHE_BASEDIR="$TOP"

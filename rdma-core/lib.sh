@@ -32,7 +32,7 @@ nicely() { nice -n 19 "$@"; }
 # CI clone lives elsewhere than the last checkout): start DIR afresh then.
 forget_foreign_cmake_build() { # DIR SRC
 	if [ -f "$1/CMakeCache.txt" ] &&
-		! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$2" "$1/CMakeCache.txt"; then
+		! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$2" "$1/CMakeCache.txt"; then
 		step "$1 was configured for another tree: starting afresh"
 		rm -rf "$1"
 	fi

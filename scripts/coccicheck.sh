@@ -17,6 +17,7 @@
 #    warm run only checks what changed.
 source "$(dirname "$0")/lib.sh"
 
+cores=$(nproc)
 spatch_version=$(spatch --version | awk 'NR == 1 { print $3 }')
 WORK="$BUILD/cocci"
 BASE_TREE="$CACHE/cocci-base"		# the base, for the base's reports
@@ -45,7 +46,9 @@ record_commands() { # DIR FILE
 	EOF
 	chmod +x "$rec/spatch"
 	: > "$rec/commands"
-	(cd "$1" && SPATCH_RECORD="$rec/commands" make -s coccicheck MODE=report \
+	# J=1: no --jobs; check_files runs the rules side by side instead (a
+	# rule's files are few, often one)
+	(cd "$1" && SPATCH_RECORD="$rec/commands" make -s coccicheck MODE=report J=1 \
 		M="$2" SPATCH="$rec/spatch" > "$rec/log" 2>&1) ||
 		{ cat "$rec/log"; die "make coccicheck (recording) failed"; }
 	[ -s "$rec/commands" ] || { cat "$rec/log"; die "make coccicheck ran no rule"; }
@@ -98,8 +101,8 @@ check_files() { # DIR FILE:BLOB...
 			fi
 		done
 		ran=$((ran + 1))
-		# spatch uses one core: one rule per core at a time
-		while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+		# spatch (without --jobs) uses one core: a rule per core at a time
+		while [ "$(jobs -rp | wc -l)" -ge "$cores" ]; do wait -n || true; done
 		(cd "$dir" && nice spatch "${cmd[@]}" > "$out/$n.out" 2>&1 ||
 			echo "$n ${rule#./}" >> "$out/failed") &
 	done < "$WORK/record/commands"

@@ -42,6 +42,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 step "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# make test's two lanes may both get here: apt waits for the other's lock
 # Fresh package lists only when the ones here cannot serve the request
-apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-	{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}" ||
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}"; }

@@ -16,7 +16,7 @@ duration() { # SECONDS
 }
 
 passed=0 failed=0 total_s=0 total_cpu=0
-printf '%-12s %-8s %7s %7s  %s\n' stage result time cpu counts
+printf '%-15s %-8s %7s %7s  %s\n' stage result time cpu counts
 for stage in "$@"; do
 	f="$SUMDIR/$stage.txt"
 	result="" seconds="" cpu_s="" counts=""
@@ -41,7 +41,7 @@ for stage in "$@"; do
 		cpu=$(duration "$cpu_s")
 		total_cpu=$((total_cpu + cpu_s))
 	fi
-	printf "%-12s %-8s %7s %7s  %s\n" "$stage" "$result" "$time" "$cpu" "$counts" | sed "s/ *$//"
+	printf "%-15s %-8s %7s %7s  %s\n" "$stage" "$result" "$time" "$cpu" "$counts" | sed "s/ *$//"
 done
 # make test's own wall time: with lanes side by side, stages overlap
 note=""
@@ -49,7 +49,7 @@ if [ -f "$SUMDIR/wall_seconds" ]; then
 	[ "$(cat "$SUMDIR/wall_seconds")" -ge "$total_s" ] || note="  (wall time; the stages' add up to $(duration $total_s))"
 	total_s=$(cat "$SUMDIR/wall_seconds")
 fi
-printf '%-12s %-8s %7s %7s%s\n' total "" "$(duration $total_s)" "$(duration $total_cpu)" "$note"
+printf '%-15s %-8s %7s %7s%s\n' total "" "$(duration $total_s)" "$(duration $total_cpu)" "$note"
 echo
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -20,8 +20,6 @@ source "$(dirname "$0")/lib.sh"
 
 SUMDIR="$BUILD/summary"
 MAKE=${MAKE:-make}
-rm -rf "$SUMDIR"
-mkdir -p "$SUMDIR"
 
 run_stage() { # STAGE
 	case $1 in
@@ -134,47 +132,74 @@ plan_check() {
 		done
 	done
 }
+# Wait until NEED has ended (its summary has result=), or its lane has
+# ended without it (that lane stopped short: go on, whatever became of it)
 wait_for_needs() { # STAGE
-	local n
+	local n done
 	for n in $(needs "$1"); do
 		[ -n "${phase_of[$n]:-}" ] || continue
+		done="$SUMDIR/.lane-${phase_of[$n]}-${lane_of[$n]}.done"
 		grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null && continue
 		step "test: $1 waits for $n"
-		until grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null; do sleep 5; done
+		until grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null || [ -f "$done" ]; do
+			sleep 5
+		done
 	done
 }
-run_lane() { # STAGE...
+run_lane() { # PHASE LANE STAGE...
 	local s
+	# shellcheck disable=SC2064 # the marker's name is fixed now
+	trap "touch '$SUMDIR/.lane-$1-$2.done'" EXIT
+	shift 2
 	for s in "$@"; do
 		wait_for_needs "$s"
 		record_stage "$s"
 	done
 }
 
+# Each lane runs as a process group of its own (set -m), so that a stop
+# (Ctrl-C, a CI cancel, this script failing) stops every lane's stages.
+# The first lane prints as it goes; the others too, each line prefixed
+# with its lane, so that a log cut short still has them.
+lane_pids=()
+stop_lanes() {
+	local p
+	for p in "${lane_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+}
+start_lane() { # PHASE LANE STAGE...
+	set -m
+	if [ "$2" -eq 0 ]; then
+		(run_lane "$@") < /dev/null &
+	else
+		# shellcheck disable=SC2030 # pipefail stays in the subshell
+		(set +o pipefail; run_lane "$@" 2>&1 | sed -u "s/^/lane $(($2 + 1)) | /") < /dev/null &
+	fi
+	set +m
+	lane_pids+=($!)
+}
+
+plan=("$@")
 plan_parse "$@"
 plan_check
-# Ctrl-C or a CI cancel: stop the other lanes too
-trap 'trap - INT TERM; kill 0' INT TERM
+rm -rf "$SUMDIR"
+mkdir -p "$SUMDIR"
+trap stop_lanes EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 run_start=$(date +%s)
-for phase in "${phases[@]}"; do
-	IFS=+ read -ra lanes <<< "$phase"
-	pids=() logs=()
-	for ((l = 1; l < ${#lanes[@]}; l++)); do
-		log="$SUMDIR/lane-$l.log"
+for ((p = 0; p < ${#phases[@]}; p++)); do
+	IFS=+ read -ra lanes <<< "${phases[p]}"
+	lane_pids=()
+	for ((l = 0; l < ${#lanes[@]}; l++)); do
 		# shellcheck disable=SC2086 # a lane is a list of names
-		step "test: beside the stages below: $(echo ${lanes[l]}) (output: $log)"
-		# shellcheck disable=SC2086
-		run_lane ${lanes[l]} > "$log" 2>&1 &
-		pids+=($!) logs+=("$log")
+		set -- ${lanes[l]}
+		[ $# -gt 0 ] || continue
+		[ "$l" -eq 0 ] || step "test: lane $((l + 1)), beside lane 1: $*"
+		start_lane "$p" "$l" "$@"
 	done
-	# shellcheck disable=SC2086
-	run_lane ${lanes[0]}
-	for ((l = 0; l < ${#pids[@]}; l++)); do
-		wait "${pids[l]}" || true
-		step "test: the lane beside them printed:"
-		sed 's/^/    /' "${logs[l]}"
-	done
+	for pid in "${lane_pids[@]}"; do wait "$pid" || true; done
 done
+lane_pids=()
 echo $(($(date +%s) - run_start)) > "$SUMDIR/wall_seconds"
 
 command -v ccache > /dev/null && [ -d "${CCACHE_DIR:-}" ] &&
@@ -182,4 +207,4 @@ command -v ccache > /dev/null && [ -d "${CCACHE_DIR:-}" ] &&
 		awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
 			$1 == "cache_miss" { m = $2 } END { printf "%d hits, %d misses (all runs)", h, m }')"
 # shellcheck disable=SC2046 # stage names, in the plan's order
-exec "$TOP/scripts/summary.sh" $(printf '%s\n' "$@" | grep -vxE '[/+]')
+exec "$TOP/scripts/summary.sh" $(printf '%s\n' "${plan[@]}" | grep -vxE '[/+]')

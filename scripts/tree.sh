@@ -4,6 +4,12 @@
 # already holds exactly patches/.
 source "$(dirname "$0")/lib.sh"
 
+# make test's two lanes both depend on this: one at a time, so that a
+# tree being (re)built is never read half done
+mkdir -p "$CACHE"
+exec 8> "$CACHE/tree.lock"
+flock 8
+
 # The base commit is made with fixed identities and dates, so the same
 # tarball always gives the same hash; the cover letter records it.
 make_base_repo() {

@@ -11,7 +11,7 @@ exec 3>&1 1>&2
 # at a time (the second then finds everything built)
 mkdir -p "$BUILD"
 exec 9> "$BUILD/userspace.lock"
-flock 9
+flock -n 9 || { step "userspace: waiting for the other lane's build"; flock 9; }
 
 host="$BUILD/userspace"
 static="$BUILD/userspace-static"
@@ -21,13 +21,15 @@ jobs=$(nproc)
 # cannot be reused: CMake refuses a second source directory.
 for dir in "$host" "$static"; do
 	if [ -f "$dir/CMakeCache.txt" ] &&
-		! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$TOP/userspace-test" "$dir/CMakeCache.txt"; then
+		! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$TOP/userspace-test" "$dir/CMakeCache.txt"; then
 		rm -rf "$dir"
 	fi
 done
 
 # Compile through ccache, paths relative to the checkout, so that a fresh
-# clone (CI) rebuilds from the cache what the last checkout compiled
+# clone at the same path (CI's) rebuilds from the cache what the last one
+# compiled (ccache's key holds the source's path relative to the build
+# directory, which is outside the checkout: another path misses)
 launcher=()
 if command -v ccache > /dev/null; then
 	export CCACHE_BASEDIR="$TOP"
@@ -47,8 +49,10 @@ line=$(grep -E '^[0-9]+% tests passed' "$host/ctest.log" | tail -1)
 [ -n "$line" ] || die "host ctest printed no result: $host/ctest.log"
 failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<< "$line")
 all=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$line")
+# written whole (tmp + mv): e2e.sh reads it while the other lane may run here
 printf 'host_ctest_passed=%s\nhost_ctest_failed=%s\n' "$((all - failed))" "$failed" \
-	> "$host/ctest-summary.txt"
+	> "$host/ctest-summary.txt.tmp"
+mv "$host/ctest-summary.txt.tmp" "$host/ctest-summary.txt"
 [ "$failed" -eq 0 ] || die "host unit tests failed: $host/ctest.log"
 
 step "userspace: static build for the guest"
