@@ -44,6 +44,8 @@ version=${version%-*}		# the Debian revision is not DKMS's
 name=${name%-dkms}
 dkmsdeb=$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)
 out=$W/out-$kver		# its lib/modules/KVER is DKMS's install tree
+# dpkg-deb -x makes its target, not the target's parents
+mkdir -p "$W"
 rm -rf "$W/root"
 dpkg-deb -x "$deb" "$W/root"
 src=$W/root/usr/src/$name-$version
