@@ -64,8 +64,8 @@ step "e2e: results (ioctl: tests over the ioctl methods; write: the write comman
 summary_ok=1
 "$tests/summarise-guest-log.sh" "$out/guest.log" "$tests/e2e-skip-allow.txt" \
 	"$out/summary.txt" || summary_ok=0
-if [ -f "$BUILD/userspace/ctest-summary.txt" ]; then
-	cat "$BUILD/userspace/ctest-summary.txt" >> "$out/summary.txt"
+if [ -f "$BUILD/userspace-static/ctest-summary.txt" ]; then
+	cat "$BUILD/userspace-static/ctest-summary.txt" >> "$out/summary.txt"
 fi
 echo "summary: $out/summary.txt"
 log_ok=1
