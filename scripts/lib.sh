@@ -19,6 +19,12 @@ TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # W=1 findings of a cached object are the same. Use: make CC="$KCC".
 export CCACHE_DIR="$CACHE/ccache"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
+# Depend mode: ccache reads the headers a file used from the compiler's
+# own -MD output instead of running the preprocessor first. A miss (every
+# file of a cold build) costs about 15% more CPU than the compiler alone
+# that way, against about 30% in the default mode (8 KASAN objects of the
+# kernel, timed one after the other); hits are as before.
+export CCACHE_DEPEND=1
 KCC="ccache gcc"
 
 # A step and how far along it is, so long runs are readable in CI logs.
