@@ -28,16 +28,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Nice: the machine's two cores are shared with kernel builds.
 nicely() { nice -n 19 "$@"; }
 
-# CMake refuses a build directory configured from another source tree (a
-# CI clone lives elsewhere than the last checkout): start DIR afresh then.
-forget_foreign_cmake_build() { # DIR SRC
-	if [ -f "$1/CMakeCache.txt" ] &&
-		! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$2" "$1/CMakeCache.txt"; then
-		step "$1 was configured for another tree: starting afresh"
-		rm -rf "$1"
-	fi
-	mkdir -p "$1"
-}
+# forget_foreign_cmake_build DIR SRC, shared with scripts/userspace.sh
+source "$TOP/scripts/cmake-dir.sh"
 
 # The series in order, cover letter excluded.
 rc_patches() { ls "$RC_PATCHES"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }

@@ -6,12 +6,13 @@
 # CPU-minutes of a cold make test). Prints the build directory on its
 # last line.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/cmake-dir.sh"
 
 # Progress on stderr; stdout carries only the result, for $(...)
 exec 3>&1 1>&2
 
-# make test runs e2e and backport in two lanes, and both build here: one
-# at a time (the second then finds everything built)
+# e2e and backport can run in two lanes of make test (TEST_PLAN), and
+# both build here: one at a time (the second then finds everything built)
 mkdir -p "$BUILD"
 exec 9> "$BUILD/userspace.lock"
 flock -n 9 || { step "userspace: waiting for the other lane's build"; flock 9; }
@@ -19,12 +20,8 @@ flock -n 9 || { step "userspace: waiting for the other lane's build"; flock 9; }
 static="$BUILD/userspace-static"
 jobs=$(nproc)
 
-# A build directory configured from another checkout (CI clones elsewhere)
-# cannot be reused: CMake refuses a second source directory.
-if [ -f "$static/CMakeCache.txt" ] &&
-	! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$TOP/userspace-test" "$static/CMakeCache.txt"; then
-	rm -rf "$static"
-fi
+# CI's clone is at another path than the last checkout's
+forget_foreign_cmake_build "$static" "$TOP/userspace-test"
 
 # Compile through ccache, paths relative to the checkout, so that a fresh
 # clone at the same path (CI's) rebuilds from the cache what the last one
