@@ -132,18 +132,19 @@ plan_check() {
 		done
 	done
 }
-# Wait until NEED has ended (its summary has result=), or its lane has
-# ended without it (that lane stopped short: go on, whatever became of it)
+# A stage has ended when its summary has result=, or when its lane has
+# ended without it (a lane stopped short: go on, whatever became of it)
+stage_ended() { # STAGE
+	grep -q '^result=' "$SUMDIR/$1.txt" 2>/dev/null ||
+		[ -f "$SUMDIR/.lane-${phase_of[$1]}-${lane_of[$1]}.done" ]
+}
 wait_for_needs() { # STAGE
-	local n done
+	local n
 	for n in $(needs "$1"); do
 		[ -n "${phase_of[$n]:-}" ] || continue
-		done="$SUMDIR/.lane-${phase_of[$n]}-${lane_of[$n]}.done"
-		grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null && continue
+		stage_ended "$n" && continue
 		step "test: $1 waits for $n"
-		until grep -q '^result=' "$SUMDIR/$n.txt" 2>/dev/null || [ -f "$done" ]; do
-			sleep 5
-		done
+		until stage_ended "$n"; do sleep 5; done
 	done
 }
 run_lane() { # PHASE LANE STAGE...
