@@ -84,8 +84,9 @@ help:
 	@echo '                $(TEST_PLAN)'
 	@echo '                ("/" ends a phase; "+" runs a second lane beside the first)'
 	@echo '                (tree = make tree, with make deps; check = make check'
-	@echo '                without Coccinelle; backport = make backport-test)'
-	@echo '                Not in it, for time, but run by CI after it: make backport-test'
+	@echo '                without Coccinelle)'
+	@echo '                Not in it, to fit a cold run in 45 min: make backport-test,'
+	@echo '                which CI runs after it (TEST_PLAN="... backport" adds it)'
 	@echo 'make summary    that table again, for the last make test'
 	@echo
 	@echo "CACHE=$(CACHE)"
