@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # forget_foreign_cmake_build DIR SRC: make DIR a CMake build directory for
 # the source directory SRC, emptying it first if it was configured for
 # another one (CMake refuses a second source directory, and a clone at

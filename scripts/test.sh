@@ -7,8 +7,8 @@
 # The plan is stage names in phases and lanes: "/" ends a phase, and the
 # next starts when all of it has ended; "+" starts another lane of the
 # same phase, run side by side with the first. Within a lane, stages run
-# one after another. The first lane prints as it goes; another lane's
-# output is printed when its phase ends. A stage that uses what another
+# one after another. Every lane prints as it goes, a lane after the first
+# with its lines prefixed "lane N | ". A stage that uses what another
 # one builds (needs() below) waits for that one to end first.
 #
 # Each stage writes $BUILD/summary/<stage>.txt: its own counts as

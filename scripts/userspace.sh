@@ -20,7 +20,6 @@ flock -n 9 || { step "userspace: waiting for the other lane's build"; flock 9; }
 static="$BUILD/userspace-static"
 jobs=$(nproc)
 
-# CI's clone is at another path than the last checkout's
 forget_foreign_cmake_build "$static" "$TOP/userspace-test"
 
 # Compile through ccache, paths relative to the checkout, so that a fresh
@@ -35,9 +34,9 @@ fi
 
 step "userspace: static build, unit tests here, tools and tests for the guest"
 cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DXRCRCV_STATIC=ON "${launcher[@]}" > "$static.log" 2>&1 || { cat "$static.log"; die "cmake failed"; }
+	-DXRCRCV_STATIC=ON "${launcher[@]}" > "$static.log" 2>&1 || { cat "$static.log"; die "userspace: cmake failed: $static.log"; }
 nice cmake --build "$static" -j"$jobs" >> "$static.log" 2>&1 ||
-	{ tail -40 "$static.log"; die "build failed"; }
+	{ tail -40 "$static.log"; die "userspace: build failed: $static.log"; }
 # Host test counts for the e2e summary (scripts/e2e.sh appends them)
 (cd "$static" && ctest --output-on-failure) > "$static/ctest.log" 2>&1 || true
 tail -4 "$static/ctest.log"
