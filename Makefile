@@ -45,8 +45,9 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 # after the other. The backport's own test (make backport-test: the
 # stack built for two more kernels, a DKMS package, the stock 6.1 kernel
 # booted) is not in the plan: its 20 CPU-minutes would take a cold run
-# from 71 to 91, more than 45 minutes on two cores (README: Time). CI runs it after make test (.ci/run);
-# TEST_PLAN="... backport" puts it back in.
+# from 71 to 91, more than 45 minutes on two cores (README: Time). CI
+# runs it after make test (.ci/run); TEST_PLAN="... backport" puts it
+# back in.
 ifneq ($(origin TEST_STAGES),undefined)
 TEST_PLAN := $(TEST_STAGES)
 endif

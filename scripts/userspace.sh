@@ -34,7 +34,8 @@ fi
 
 step "userspace: static build, unit tests here, tools and tests for the guest"
 cmake -S "$TOP/userspace-test" -B "$static" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DXRCRCV_STATIC=ON "${launcher[@]}" > "$static.log" 2>&1 || { cat "$static.log"; die "userspace: cmake failed: $static.log"; }
+	-DXRCRCV_STATIC=ON "${launcher[@]}" > "$static.log" 2>&1 ||
+	{ cat "$static.log"; die "userspace: cmake failed: $static.log"; }
 nice cmake --build "$static" -j"$jobs" >> "$static.log" 2>&1 ||
 	{ tail -40 "$static.log"; die "userspace: build failed: $static.log"; }
 # Host test counts for the e2e summary (scripts/e2e.sh appends them)
