@@ -55,7 +55,7 @@ TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest \
 	+ roundtrip rdma-core-test check coccinelle
 TEST_STAGES ?= $(filter-out / +,$(TEST_PLAN))
 
-.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny test summary clean-cache
+.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile test summary clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
@@ -80,6 +80,8 @@ help:
 	@echo '                ratios, JSON, the issue-16 goals and growth.svg; then'
 	@echo '                REG+UNREG through libibverbs against the OFED emulation'
 	@echo '                (BENCH_ARGS="--trials 51" to tune, BENCH_MEM=4G guest)'
+	@echo 'make bench-profile  perf in the bench guest: where REG, UNREG, OPEN_QP'
+	@echo '                and DESTROY_QP spend their time (PROFILE_ARGS: xrc_bench'"'"'s)'
 	@echo 'make test       every stage below, then a table (result, counts, time)'
 	@echo '                and "N passed, M failed"; fails if any stage failed:'
 	@echo '                $(TEST_PLAN)'
@@ -140,6 +142,9 @@ bench: tree ofa-compat-test xrc-sim-provider
 
 bench-tiny: tree
 	@scripts/bench.sh tiny
+
+bench-profile: tree
+	@PROFILE_ARGS="$(PROFILE_ARGS)" scripts/bench-profile.sh
 
 test:
 	@MAKE="$(MAKE)" scripts/test.sh $(TEST_PLAN)

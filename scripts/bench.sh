@@ -50,23 +50,7 @@ else
 	args="${BENCH_ARGS:-}"
 	timeout=${BENCH_TIMEOUT:-3600}
 	mem=${BENCH_MEM:-4G}
-	# Same tree and fragments as the shared kernel, but not
-	# kunit/debug.config; bench/kernel.config keeps the debug options off.
-	kdir="$BUILD/kernel-bench"
-	mkdir -p "$kdir"
-	step "bench: building $kdir/arch/x86/boot/bzImage (no KASAN/lockdep/kmemleak; cold: about 10 minutes)"
-	(cd "$TREE" && with_progress "$kdir/kernel-build.log" "$kdir" \
-		nice python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
-		--build_dir="$kdir" --jobs="$(nproc)" \
-		--kunitconfig="$TOP/kunit/.kunitconfig" \
-		--kunitconfig="$TOP/kunit/boot.config" \
-		--kunitconfig="$TOP/userspace-test/guest/kernel.config" \
-		--kunitconfig="$bench/kernel.config") ||
-		{ tail -40 "$kdir/kernel-build.log"; die "bench kernel build failed"; }
-	for opt in KASAN PROVE_LOCKING DEBUG_KMEMLEAK; do
-		! grep -q "^CONFIG_$opt=y" "$kdir/.config" ||
-			die "$kdir has CONFIG_$opt: the figures would be distorted"
-	done
+	kdir=$("$TOP/scripts/kernel-bench.sh")
 fi
 ko=$("$TOP/scripts/simdev.sh" "$kdir")
 static=$("$TOP/scripts/userspace.sh")

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Where each command handler's samples went, from folded perf stacks.
+
+    profile-tree.py REPORT [HANDLER...]
+
+REPORT holds lines "count root;...;leaf" between XRC-PROFILE-STACKS and
+XRC-PROFILE-SELF (scripts/bench-profile.sh writes it). For each handler,
+prints its share of all samples and the tree of its callees, each with
+its share of the handler's samples ("self": in the function itself), down
+to callees with at least --min per cent of them.
+
+Under TCG a sample that falls due while interrupts are off is taken when
+they come back on, so time spent under a spin_lock_irq() is charged to the
+_raw_spin_unlock_irq() that ends it.
+"""
+import argparse
+from collections import Counter, defaultdict
+
+HANDLERS = ["ib_uverbs_reg_xrc_rcv_qp", "ib_uverbs_unreg_xrc_rcv_qp",
+            "ib_uverbs_open_qp", "ib_uverbs_destroy_qp"]
+
+
+def read_stacks(path):
+    stacks, inside = Counter(), False
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if line == "XRC-PROFILE-STACKS":
+                inside = True
+            elif line.startswith("XRC-PROFILE-"):
+                inside = False
+            elif inside and " " in line:
+                count, stack = line.split(" ", 1)
+                stacks[tuple(stack.split(";"))] += int(count)
+    return stacks
+
+
+def subtree(stacks, handler):
+    """The frames below the handler's first frame, with their counts."""
+    below = Counter()
+    for frames, n in stacks.items():
+        if handler in frames:
+            below[frames[frames.index(handler) + 1:]] += n
+    return below
+
+
+def show(below, total, depth, min_pct, indent, max_depth):
+    children = defaultdict(Counter)
+    self_n = 0
+    for rest, n in below.items():
+        if rest:
+            children[rest[0]][rest[1:]] += n
+        else:
+            self_n += n
+    rows = [(sum(c.values()), name, c) for name, c in children.items()]
+    rows.append((self_n, "(self)", None))
+    for n, name, c in sorted(rows, key=lambda r: -r[0]):
+        pct = 100.0 * n / total
+        if pct < min_pct:
+            continue
+        print(f"{'  ' * indent}{pct:5.1f}%  {name}")
+        if c is not None and depth < max_depth:
+            show(c, total, depth + 1, min_pct, indent + 1, max_depth)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("report")
+    ap.add_argument("handlers", nargs="*", default=HANDLERS)
+    ap.add_argument("--min", type=float, default=2.0,
+                    help="hide callees under this per cent of the handler")
+    ap.add_argument("--depth", type=int, default=6)
+    args = ap.parse_args()
+
+    stacks = read_stacks(args.report)
+    all_n = sum(stacks.values())
+    if not all_n:
+        raise SystemExit(f"no folded stacks in {args.report}")
+    print(f"{all_n} samples")
+    for handler in args.handlers:
+        below = subtree(stacks, handler)
+        n = sum(below.values())
+        print(f"\n{handler}: {n} samples, {100.0 * n / all_n:.1f}% of all")
+        if n:
+            show(below, n, 1, args.min, 1, args.depth)
+
+
+if __name__ == "__main__":
+    main()
