@@ -22,8 +22,6 @@ out="$BUILD/bench-profile"
 guest="$TOP/userspace-test/guest"
 args=${PROFILE_ARGS:---phases pairs --trials 10001}
 perf=$(command -v perf) || die "no perf: apt-get install linux-perf"
-# Debian's /usr/bin/perf may be a wrapper that picks perf_<version>
-[ "$(head -c 2 "$perf")" = '#!' ] && perf=$(ls /usr/bin/perf_* | sort -V | tail -1)
 
 kdir=$("$TOP/scripts/kernel-bench.sh")
 ko=$("$TOP/scripts/simdev.sh" "$kdir")
