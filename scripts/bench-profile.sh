@@ -4,23 +4,24 @@
 # kmemleak), reported by perf in the guest, against /proc/kallsyms.
 #
 #   make bench-profile [PROFILE_ARGS='XRC_BENCH ARGS']
-#                               default: --phases pairs --trials 10001
+#                               default: --phases profile --trials 40001
 #
-# Prints, for the command handlers of REG, UNREG, OPEN_QP and DESTROY_QP,
-# the share of all samples spent in each (children included) and the
-# callees under them. perf is the host's (Debian's linux-perf), packed
+# xrc_bench's profile phase runs the goal pair alone: REG of existing QPs,
+# their UNREG, OPEN_QP of the same QPs, DESTROY_QP. Prints, for the four
+# command handlers, the share of all samples spent in each (children
+# included) and the tree of callees under them. perf is the host's (Debian's linux-perf), packed
 # with its shared libraries into a second cpio archive that the kernel
 # unpacks over the usual initramfs. Sampling is cpu-clock (TCG has no
 # PMU), at the tick (the kernel has no high-resolution timers), so a
-# profile needs a long run: 10,001 trials, about 80 s in the guest. A profile, not a benchmark: it says where the time of one run
-# went, not what a command costs.
+# profile needs a long run: 40,001 trials, about a minute in the guest.
+# A profile, not a benchmark: it says where the time of one run went.
 # Output: $BUILD/bench-profile/{guest.log,report.txt,tree.txt}
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 source "$TOP/scripts/lib.sh"
 
 out="$BUILD/bench-profile"
 guest="$TOP/userspace-test/guest"
-args=${PROFILE_ARGS:---phases pairs --trials 10001}
+args=${PROFILE_ARGS:---phases profile --trials 40001}
 perf=$(command -v perf) || die "no perf: apt-get install linux-perf"
 
 kdir=$("$TOP/scripts/kernel-bench.sh")

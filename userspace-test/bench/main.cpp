@@ -35,7 +35,8 @@ const char kUsage[] = R"(usage: xrc_bench [options]
   --mpi-procs P       processes in the MPI-shaped scenario (64)
   --mpi-qps LIST      shared receive QPs each process registers (16,160,1000,1600,16000)
   --mpi-trials N      (3)
-  --phases LIST       pairs,held,files,close,memory,scale,mpi,emul (all)
+  --phases LIST       pairs,held,files,close,memory,scale,mpi,emul (all),
+                      or profile: the goal pair alone, for make bench-profile
   --cpu N             pin to CPU N, -1 not at all (0)
   --device PATH       uverbs device (/dev/infiniband/uverbs0)
   --xrcd-file PATH    file whose inode names the shared XRCD (/tmp/xrc-bench.xrcd)

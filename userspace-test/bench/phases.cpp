@@ -200,6 +200,40 @@ void Bench::pairs() {
   b.must_unreg(held_qp);
 }
 
+// -------------------------------------------------------------- profile
+// Not one of `make bench`'s phases: the goal pair alone, for `make
+// bench-profile`, so that every REG and UNREG sampled belongs to it.
+// Batches of B REGs of existing QPs (the file's first reference), then
+// their UNREGs, then B OPEN_QPs of the same QPs and their DESTROY_QPs.
+void Bench::profile() {
+  const int nb = opt_.batch;
+  File owner = new_file();
+  File bench = new_file();
+  Ops& o = owner.ops();
+  Ops& b = bench.ops();
+  std::vector<std::uint32_t> shared(nb), handle(nb);
+  for (auto& q : shared) q = o.must_reg(kNew);
+  std::vector<double> reg, unreg, open, destroy;
+  auto timed = [&](std::vector<double>& into, const std::function<void()>& batch) {
+    const auto t0 = now_ns();
+    batch();
+    into.push_back(us(now_ns() - t0, nb));
+  };
+  quiesce();
+  progress("profile: %d trials of REG, UNREG, OPEN_QP, DESTROY_QP x %d", opt_.trials, nb);
+  for (int trial = 0; trial < opt_.trials; ++trial) {
+    timed(reg, [&] { for (auto q : shared) b.must_reg(q); });
+    timed(unreg, [&] { for (auto q : shared) b.must_unreg(q); });
+    timed(open, [&] { for (int i = 0; i < nb; ++i) handle[i] = b.must_open_qp(shared[i]); });
+    timed(destroy, [&] { for (auto h : handle) b.must_destroy_qp(h); });
+  }
+  progress("profile: medians, us: REG %.3f, UNREG %.3f, OPEN_QP %.3f, DESTROY_QP %.3f; "
+           "REG+UNREG / OPEN_QP+DESTROY_QP %.3f",
+           summarize(reg).median, summarize(unreg).median, summarize(open).median,
+           summarize(destroy).median,
+           summarize(ratios(sums(reg, unreg), sums(open, destroy))).median);
+}
+
 // A probe: B pairs of REG+UNREG of `qp` by `f` (the file's first and last
 // reference each time), against B floor commands by `empty`, alternating
 // which goes first.  The floor runs on a file that holds nothing, so its
@@ -541,6 +575,7 @@ void Bench::run() {
   if (wants("scale")) scale();
   if (wants("mpi")) mpi();
   if (wants("emul")) emul();
+  if (wants("profile")) profile();
 
   const long long live1 = live_qps();
   if (live1 != live0)

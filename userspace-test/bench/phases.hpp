@@ -52,6 +52,7 @@ class Bench {
   void scale();
   void mpi();
   void emul();
+  void profile();
 
   [[nodiscard]] bool wants(const std::string& phase) const;
   File new_file() { return File(opt_.device, opt_.xrcd_file); }
