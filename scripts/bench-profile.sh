@@ -38,7 +38,7 @@ echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 perf record -q -g -e cpu-clock -F 20000 -o /tmp/perf.data -- \\
 	xrc_bench $args > /tmp/bench.txt
 echo XRC-PROFILE-BEGIN
-sed -n '/^== /,/^{/p' /tmp/bench.txt | grep -v '^{'
+sed -n '/^== /,/^{/p' /tmp/bench.txt | grep -v '^{' || true
 perf report -i /tmp/perf.data --stdio --header-only | grep -i 'sample' || true
 echo XRC-PROFILE-STACKS
 # Each sample's stack, root first, folded: "count frame;frame;...;leaf"
@@ -72,5 +72,6 @@ XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kdir/arch/x86/boot/bzImage" \
 "$guest/check-log.sh" "$out/guest.log" || die "the profile run failed: $out/guest.log"
 sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-END/p' "$out/guest.log" | tr -d '\r' > "$out/report.txt"
 [ -s "$out/report.txt" ] || die "no report in $out/guest.log"
+grep -a '^xrc-bench: .*profile: medians' "$out/guest.log" || true
 sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-STACKS/p' "$out/report.txt" | sed '1d;$d'
 python3 "$TOP/userspace-test/bench/profile-tree.py" "$out/report.txt" | tee "$out/tree.txt"
