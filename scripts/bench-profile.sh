@@ -74,4 +74,8 @@ sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-END/p' "$out/guest.log" | tr -d '\r' 
 [ -s "$out/report.txt" ] || die "no report in $out/guest.log"
 grep -a '^xrc-bench: .*profile: medians' "$out/guest.log" || true
 sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-STACKS/p' "$out/report.txt" | sed '1d;$d'
-python3 "$TOP/userspace-test/bench/profile-tree.py" "$out/report.txt" | tee "$out/tree.txt"
+# "profile: T trials of REG, UNREG, OPEN_QP, DESTROY_QP x B": T x B of each
+commands=$(sed -nE 's/^xrc-bench: .*profile: ([0-9]+) trials of .* x ([0-9]+)\r?$/\1 * \2/p' \
+	"$out/guest.log" | head -1)
+python3 "$TOP/userspace-test/bench/profile-tree.py" ${commands:+--commands $((commands))} \
+	"$out/report.txt" | tee "$out/tree.txt"

@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Where each command handler's samples went, from folded perf stacks.
 
-    profile-tree.py REPORT [HANDLER...]
+    profile-tree.py [--commands N] REPORT [HANDLER...]
 
 REPORT holds lines "count root;...;leaf" between XRC-PROFILE-STACKS and
 XRC-PROFILE-SELF (scripts/bench-profile.sh writes it). For each handler,
 prints its share of all samples and the tree of its callees, each with
 its share of the handler's samples ("self": in the function itself), down
-to callees with at least --min per cent of them.
+to callees with at least --min per cent of them. With --commands (how
+many commands of each handler's kind ran), each line also gives the time
+per command: samples come at a steady rate, so a sample stands for the
+sample duration (perf's header, in REPORT) over all samples.
 
 Under TCG a sample that falls due while interrupts are off is taken when
 they come back on, so time spent under a spin_lock_irq() is charged to the
 _raw_spin_unlock_irq() that ends it.
 """
 import argparse
+import re
 from collections import Counter, defaultdict
 
 HANDLERS = ["ib_uverbs_reg_xrc_rcv_qp", "ib_uverbs_unreg_xrc_rcv_qp",
@@ -21,18 +25,21 @@ HANDLERS = ["ib_uverbs_reg_xrc_rcv_qp", "ib_uverbs_unreg_xrc_rcv_qp",
 
 
 def read_stacks(path):
-    stacks, inside = Counter(), False
+    stacks, inside, duration_ms = Counter(), False, None
     with open(path, errors="replace") as f:
         for line in f:
             line = line.strip()
-            if line == "XRC-PROFILE-STACKS":
+            m = re.match(r"# sample duration :\s*([0-9.]+) ms", line)
+            if m:
+                duration_ms = float(m.group(1))
+            elif line == "XRC-PROFILE-STACKS":
                 inside = True
             elif line.startswith("XRC-PROFILE-"):
                 inside = False
             elif inside and " " in line:
                 count, stack = line.split(" ", 1)
                 stacks[tuple(stack.split(";"))] += int(count)
-    return stacks
+    return stacks, duration_ms
 
 
 def subtree(stacks, handler):
@@ -44,7 +51,7 @@ def subtree(stacks, handler):
     return below
 
 
-def show(below, total, depth, min_pct, indent, max_depth):
+def show(below, total, depth, min_pct, indent, max_depth, us_each):
     children = defaultdict(Counter)
     self_n = 0
     for rest, n in below.items():
@@ -58,9 +65,10 @@ def show(below, total, depth, min_pct, indent, max_depth):
         pct = 100.0 * n / total
         if pct < min_pct:
             continue
-        print(f"{'  ' * indent}{pct:5.1f}%  {name}")
+        us = f"{n * us_each:6.3f} us  " if us_each else ""
+        print(f"{'  ' * indent}{pct:5.1f}%  {us}{name}")
         if c is not None and depth < max_depth:
-            show(c, total, depth + 1, min_pct, indent + 1, max_depth)
+            show(c, total, depth + 1, min_pct, indent + 1, max_depth, us_each)
 
 
 def main():
@@ -71,19 +79,26 @@ def main():
     ap.add_argument("--min", type=float, default=2.0,
                     help="hide callees under this per cent of the handler")
     ap.add_argument("--depth", type=int, default=6)
+    ap.add_argument("--commands", type=int,
+                    help="commands of each kind run: adds us per command")
     args = ap.parse_args()
 
-    stacks = read_stacks(args.report)
+    stacks, duration_ms = read_stacks(args.report)
     all_n = sum(stacks.values())
     if not all_n:
         raise SystemExit(f"no folded stacks in {args.report}")
-    print(f"{all_n} samples")
+    us_each = None
+    if args.commands and duration_ms:
+        us_each = duration_ms * 1000.0 / all_n / args.commands
+    print(f"{all_n} samples" + (f", {us_each * 1000:.3f} ns per command each"
+                                if us_each else ""))
     for handler in args.handlers:
         below = subtree(stacks, handler)
         n = sum(below.values())
-        print(f"\n{handler}: {n} samples, {100.0 * n / all_n:.1f}% of all")
+        us = f", {n * us_each:.3f} us per command" if us_each else ""
+        print(f"\n{handler}: {n} samples, {100.0 * n / all_n:.1f}% of all{us}")
         if n:
-            show(below, n, 1, args.min, 1, args.depth)
+            show(below, n, 1, args.min, 1, args.depth, us_each)
 
 
 if __name__ == "__main__":
