@@ -15,6 +15,8 @@
 # PMU), at the tick (the kernel has no high-resolution timers), so a
 # profile needs a long run: 40,001 trials, about a minute in the guest.
 # A profile, not a benchmark: it says where the time of one run went.
+# Run it through make (lib.sh takes its settings from the Makefile).
+# Needs Debian's linux-perf, which make deps does not install.
 # Output: $BUILD/bench-profile/{guest.log,report.txt,tree.txt}
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 source "$TOP/scripts/lib.sh"
@@ -22,11 +24,14 @@ source "$TOP/scripts/lib.sh"
 out="$BUILD/bench-profile"
 guest="$TOP/userspace-test/guest"
 args=${PROFILE_ARGS:---phases profile --trials 40001}
+# perf is optional for the project (make deps does not install it)
 perf=$(command -v perf) || die "no perf: apt-get install linux-perf"
+[ "$(head -c 4 "$perf")" = $'\x7fELF' ] || die "$perf is not an ELF binary (a distro wrapper?)"
 
 kdir=$("$TOP/scripts/kernel-bench.sh")
 ko=$("$TOP/scripts/simdev.sh" "$kdir")
 static=$("$TOP/scripts/userspace.sh")
+[ -x "$static/bench/xrc_bench" ] || die "no $static/bench/xrc_bench (XRCRCV_BUILD_BENCH off?)"
 mkdir -p "$out"
 script="$out/guest-profile.sh"
 cat > "$script" <<EOF
@@ -35,10 +40,11 @@ echo 0 > /proc/sys/kernel/kptr_restrict
 # TCG makes every sample interrupt slow: do not let the kernel throttle them
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+# Kernel messages would land inside the folded stacks
+dmesg -n 1
 perf record -q -g -e cpu-clock -F 20000 -o /tmp/perf.data -- \\
 	xrc_bench $args > /tmp/bench.txt
 echo XRC-PROFILE-BEGIN
-sed -n '/^== /,/^{/p' /tmp/bench.txt | grep -v '^{' || true
 perf report -i /tmp/perf.data --stdio --header-only | grep -i 'sample' || true
 echo XRC-PROFILE-STACKS
 # Each sample's stack, root first, folded: "count frame;frame;...;leaf"
@@ -50,6 +56,7 @@ echo XRC-PROFILE-SELF
 perf report -i /tmp/perf.data --stdio --no-children --sort sym \\
 	--percent-limit 0.5 -g none | grep -v '^#' | grep -v '^\$' || true
 echo XRC-PROFILE-END
+dmesg -n 7
 EOF
 
 step "bench-profile: packing the guest (xrc_bench $args, under perf)"
@@ -75,7 +82,7 @@ sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-END/p' "$out/guest.log" | tr -d '\r' 
 grep -a '^xrc-bench: .*profile: medians' "$out/guest.log" || true
 sed -n '/^XRC-PROFILE-BEGIN/,/^XRC-PROFILE-STACKS/p' "$out/report.txt" | sed '1d;$d'
 # "profile: T trials of REG, UNREG, OPEN_QP, DESTROY_QP x B": T x B of each
-commands=$(sed -nE 's/^xrc-bench: .*profile: ([0-9]+) trials of .* x ([0-9]+)\r?$/\1 * \2/p' \
+[ "$args" = "${args#*--phases profile }" ] || commands=$(sed -nE 's/^xrc-bench: .*profile: ([0-9]+) trials of .* x ([0-9]+)\r?$/\1 * \2/p' \
 	"$out/guest.log" | head -1)
 python3 "$TOP/userspace-test/bench/profile-tree.py" ${commands:+--commands $((commands))} \
 	"$out/report.txt" | tee "$out/tree.txt"

@@ -10,7 +10,11 @@ its share of the handler's samples ("self": in the function itself), down
 to callees with at least --min per cent of them. With --commands (how
 many commands of each handler's kind ran), each line also gives the time
 per command: samples come at a steady rate, so a sample stands for the
-sample duration (perf's header, in REPORT) over all samples.
+sample duration (perf's header, in REPORT) over all samples. That holds
+while the process is on a CPU the whole time, as xrc_bench's profile
+phase is; a phase that sleeps would inflate the figures. A handler's
+subtree starts at its outermost frame: none of the four recurses or
+runs inside another.
 
 Under TCG a sample that falls due while interrupts are off is taken when
 they come back on, so time spent under a spin_lock_irq() is charged to the
@@ -38,6 +42,8 @@ def read_stacks(path):
                 inside = False
             elif inside and " " in line:
                 count, stack = line.split(" ", 1)
+                if not count.isdigit():
+                    continue  # not a folded stack: a stray console line
                 stacks[tuple(stack.split(";"))] += int(count)
     return stacks, duration_ms
 
@@ -90,7 +96,7 @@ def main():
     us_each = None
     if args.commands and duration_ms:
         us_each = duration_ms * 1000.0 / all_n / args.commands
-    print(f"{all_n} samples" + (f", {us_each * 1000:.3f} ns per command each"
+    print(f"{all_n} samples" + (f"; one sample = {us_each * 1000:.3f} ns per command"
                                 if us_each else ""))
     for handler in args.handlers:
         below = subtree(stacks, handler)
