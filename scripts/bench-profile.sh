@@ -9,9 +9,9 @@
 # xrc_bench's profile phase runs the goal pair alone: REG of existing QPs,
 # their UNREG, OPEN_QP of the same QPs, DESTROY_QP. Prints, for the four
 # command handlers, the share of all samples spent in each (children
-# included) and the tree of callees under them. perf is the host's (Debian's linux-perf), packed
-# with its shared libraries into a second cpio archive that the kernel
-# unpacks over the usual initramfs. Sampling is cpu-clock (TCG has no
+# included) and the tree of callees under them. perf is the host's
+# (Debian's linux-perf), packed with its shared libraries into a second
+# cpio archive that the kernel unpacks over the usual initramfs. Sampling is cpu-clock (TCG has no
 # PMU), at the tick (the kernel has no high-resolution timers), so a
 # profile needs a long run: 40,001 trials, about a minute in the guest.
 # A profile, not a benchmark: it says where the time of one run went.
@@ -52,9 +52,6 @@ perf script -i /tmp/perf.data -F ip,sym 2> /dev/null | awk '
 	/^\$/ { if (st != "") n[st]++; st = ""; next }
 	{ st = (st == "") ? \$2 : \$2 ";" st }
 	END { if (st != "") n[st]++; for (k in n) print n[k], k }'
-echo XRC-PROFILE-SELF
-perf report -i /tmp/perf.data --stdio --no-children --sort sym \\
-	--percent-limit 0.5 -g none | grep -v '^#' | grep -v '^\$' || true
 echo XRC-PROFILE-END
 dmesg -n 7
 EOF

@@ -4,7 +4,7 @@
     profile-tree.py [--commands N] REPORT [HANDLER...]
 
 REPORT holds lines "count root;...;leaf" between XRC-PROFILE-STACKS and
-XRC-PROFILE-SELF (scripts/bench-profile.sh writes it). For each handler,
+XRC-PROFILE-END (scripts/bench-profile.sh writes it). For each handler,
 prints its share of all samples and the tree of its callees, each with
 its share of the handler's samples ("self": in the function itself), down
 to callees with at least --min per cent of them. With --commands (how
