@@ -29,7 +29,7 @@ PAIR_RATIOS = ["reg_unreg_vs_open_destroy", "reg_vs_open_qp",
 CLOSE_VARIANTS = ["empty", "reg", "open_qp", "reg_new", "create_qp"]
 MEM_VARIANTS = ["reg", "open_qp", "reg_new", "create_qp", "reg_single", "open_qp_single"]
 SCALE_KINDS = ["reg_unreg", "open_destroy"]
-SCALE_MODES = ["files2", "threads2"]
+SCALE_MODES = ["files2", "threads2", "handles2"]
 MPI_KINDS = ["reg", "open_qp"]
 EMUL_ROWS = ["ratio.reg_unreg", "ratio.reg_unreg_held", "lat.kernel", "lat.emul",
              "lat.kernel_held", "lat.emul_held"]

@@ -143,15 +143,28 @@ void Ops::must_query_port() {
   if (const int e = query_port()) fail("QUERY_PORT", e);
 }
 
-File::File(const std::string& device, const std::string& xrcd_file)
-    : ctx_(std::move(*open_context(device))) {
-  auto x = Xrcd::open(ctx_, xrcd_file);
+namespace {
+
+// The handle stays open until the file is closed
+std::uint32_t open_xrcd_handle(xrcrcv::Context& ctx, const std::string& xrcd_file) {
+  auto x = Xrcd::open(ctx, xrcd_file);
   if (!x) throw Fatal("OPEN_XRCD on " + xrcd_file + ": " + x.error().message());
-  xrcd_ = x->release();
+  return x->release();
+}
+
+}  // namespace
+
+File::File(const std::string& device, const std::string& xrcd_file)
+    : ctx_(std::move(*open_context(device))), xrcd_file_(xrcd_file) {
+  xrcd_ = open_xrcd_handle(ctx_, xrcd_file_);
   ops_ = std::make_unique<Ops>(ctx_.ref(), xrcd_);
 }
 
 std::unique_ptr<Ops> File::more_ops() const { return std::make_unique<Ops>(ctx_.ref(), xrcd_); }
+
+std::unique_ptr<Ops> File::ops_on_another_xrcd_handle() {
+  return std::make_unique<Ops>(ctx_.ref(), open_xrcd_handle(ctx_, xrcd_file_));
+}
 
 void File::close() {
   if (!open_) return;

@@ -92,6 +92,10 @@ class File {
   // Another set of pre-encoded commands on the same file and XRCD, for a
   // second thread (an Ops is not shared between threads).
   [[nodiscard]] std::unique_ptr<Ops> more_ops() const;
+  // Commands on a second handle of the same XRCD in the same file: to the
+  // registration layer another owner (contract v2: ownership is per XRCD
+  // handle). The handle is the file's until it is closed.
+  [[nodiscard]] std::unique_ptr<Ops> ops_on_another_xrcd_handle();
   [[nodiscard]] std::uint32_t xrcd() const { return xrcd_; }
   [[nodiscard]] bool open() const { return open_; }
   // Close the uverbs file now (both descriptors): the kernel drops what
@@ -101,6 +105,7 @@ class File {
 
  private:
   xrcrcv::Context ctx_;
+  std::string xrcd_file_;
   std::uint32_t xrcd_ = 0;
   std::unique_ptr<Ops> ops_;
   bool open_ = true;

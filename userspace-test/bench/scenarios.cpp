@@ -40,15 +40,17 @@ Row row(std::string id, std::string section, std::string label, std::string unit
 // --------------------------------------------------------------- scale
 // Throughput of REG+UNREG pairs (a file's first and last reference to a QP
 // another file holds) against OPEN_QP+DESTROY_QP pairs, with one worker
-// thread on CPU 0, two files with a worker each on CPUs 0 and 1, and two
-// worker threads of one file on CPUs 0 and 1.  Each worker cycles on its
+// thread on CPU 0, two files with a worker each on CPUs 0 and 1, two
+// worker threads of one file on CPUs 0 and 1, and the same with an XRCD
+// handle each (to the registration layer one owner per handle, as two
+// files are; to OPEN_QP it is all the same).  Each worker cycles on its
 // own QP.  Throughput = all pairs / (last worker's end - first one's
 // start); scaling = throughput with two / with one, in the same trial.
 void Bench::scale() {
   enum Kind { kReg, kOpen };
-  enum Mode { kOne, kFiles2, kThreads2, kNumModes };
+  enum Mode { kOne, kFiles2, kThreads2, kHandles2, kNumModes };
   static const char* const kind_key[] = {"reg_unreg", "open_destroy"};
-  static const char* const mode_key[] = {"1", "files2", "threads2"};
+  static const char* const mode_key[] = {"1", "files2", "threads2", "handles2"};
   const long np = opt_.scale_pairs;
   File owner = new_file();
   const std::uint32_t qp[2] = {owner.ops().must_reg(kNew), owner.ops().must_reg(kNew)};
@@ -60,6 +62,8 @@ void Bench::scale() {
   ops[kFiles2][1] = b.more_ops();
   ops[kThreads2][0] = a.more_ops();
   ops[kThreads2][1] = a.more_ops();
+  ops[kHandles2][0] = a.more_ops();
+  ops[kHandles2][1] = a.ops_on_another_xrcd_handle();
 
   // One timed run: pairs per second over all workers.
   auto run = [&](Kind kind, Mode mode) {
@@ -98,7 +102,8 @@ void Bench::scale() {
 
   std::vector<double> thr[2][kNumModes];
   quiesce();
-  progress("scale: %d trials of 6 runs x %ld pairs per worker", opt_.scale_trials, np);
+  progress("scale: %d trials of %d runs x %ld pairs per worker", opt_.scale_trials,
+           2 * kNumModes, np);
   const int nr = 2 * kNumModes;
   for (int trial = -1; trial < opt_.scale_trials; ++trial) {  // -1 warms up
     for (int k = 0; k < nr; ++k) {
@@ -109,8 +114,9 @@ void Bench::scale() {
   }
   (void)pin_to_cpu(opt_.cpu);
 
-  static const char* const mode_label[] = {"1 file, 1 thread", "2 files on 2 vCPUs",
-                                           "2 threads of 1 file on 2 vCPUs"};
+  static const char* const mode_label[] = {
+      "1 file, 1 thread", "2 files on 2 vCPUs", "2 threads of 1 file on 2 vCPUs",
+      "2 threads of 1 file, an XRCD handle each, on 2 vCPUs"};
   static const char* const kind_label[] = {"REG+UNREG", "OPEN_QP+DESTROY_QP"};
   for (int k = 0; k < 2; ++k)
     for (int m = 0; m < kNumModes; ++m)
