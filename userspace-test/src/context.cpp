@@ -60,7 +60,12 @@ Result<Context> Context::open(const std::string& path, std::size_t driver_resp_b
   // A file that swallows writes (not uverbs) leaves the sentinel in place;
   // never adopt a descriptor number the kernel did not give us.
   if (resp.async_fd == kNoFd) return std::unexpected(command_error(IB_USER_VERBS_CMD_GET_CONTEXT, EPROTO));
-  return Context(std::move(fd), UniqueFd(static_cast<int>(resp.async_fd)), resp.num_comp_vectors);
+  UniqueFd async(static_cast<int>(resp.async_fd));
+  // Never block in read(2) on an emptied queue (see next_event())
+  const int fl = ::fcntl(async.get(), F_GETFL);
+  if (fl < 0 || ::fcntl(async.get(), F_SETFL, fl | O_NONBLOCK) < 0)
+    return std::unexpected(sys_error("fcntl", errno));
+  return Context(std::move(fd), std::move(async), resp.num_comp_vectors);
 }
 
 Context::Context(UniqueFd cmd, UniqueFd async, std::uint32_t ncv)

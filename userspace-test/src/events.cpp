@@ -60,25 +60,38 @@ Result<bool> detail::wait_readable(int fd, std::chrono::milliseconds timeout) {
 }
 
 namespace {
-Result<AsyncEvent> read_one(int fd) {
+// nullopt: nothing to read after all (EAGAIN on a non-blocking fd).
+Result<std::optional<AsyncEvent>> read_one(int fd) {
   ib_uverbs_async_event_desc d{};
   for (;;) {
     const ssize_t n = ::read(fd, &d, sizeof d);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return std::optional<AsyncEvent>{};
     if (n < 0) return std::unexpected(sys_error("read", errno));
     if (n != static_cast<ssize_t>(sizeof d)) return std::unexpected(sys_error("read", EPROTO));
-    return decode_event(d);
+    return std::optional<AsyncEvent>{decode_event(d)};
   }
 }
 }  // namespace
 
+// The queue can empty between poll(2) and read(2): another reader of the
+// file took the event, or an UNREG, DESTROY_QP or close dropped it with
+// its registration or QP, as the kernel does. On a non-blocking fd (what
+// Context::open() makes) the read then says EAGAIN and the wait goes on
+// for what is left of the timeout; a blocking read would wait for the next
+// event, however long that is.
 Result<std::optional<AsyncEvent>> next_event(int async_fd, std::chrono::milliseconds timeout) {
-  auto ready = detail::wait_readable(async_fd, timeout);
-  if (!ready) return std::unexpected(ready.error());
-  if (!*ready) return std::optional<AsyncEvent>{};
-  auto ev = read_one(async_fd);
-  if (!ev) return std::unexpected(ev.error());
-  return std::optional<AsyncEvent>{*ev};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::max(std::chrono::milliseconds(0),
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   deadline - std::chrono::steady_clock::now()));
+    auto ready = detail::wait_readable(async_fd, left);
+    if (!ready) return std::unexpected(ready.error());
+    if (!*ready) return std::optional<AsyncEvent>{};
+    auto ev = read_one(async_fd);
+    if (!ev || *ev || left.count() == 0) return ev;
+  }
 }
 
 Result<std::vector<AsyncEvent>> read_events(int async_fd, std::chrono::milliseconds timeout,

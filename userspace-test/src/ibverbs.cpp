@@ -78,7 +78,13 @@ Result<Context> Context::open(const std::string& name) {
   errno = 0;
   ibv_context* c = ::ibv_open_device(*it);
   if (!c) return std::unexpected(verbs_error(kNotACommand, "ibv_open_device", verb_errno(-1)));
-  return Context(c);
+  Context ctx(c);
+  // As ibv_get_async_event(3) shows: never block on an emptied queue (see
+  // next_event())
+  const int fl = ::fcntl(c->async_fd, F_GETFL);
+  if (fl < 0 || ::fcntl(c->async_fd, F_SETFL, fl | O_NONBLOCK) < 0)
+    return std::unexpected(sys_error("fcntl", errno));
+  return ctx;
 }
 
 int Context::close() noexcept {
@@ -191,18 +197,28 @@ AsyncEvent decode_event(const ibv_async_event& ev) {
 }
 
 Result<std::optional<AsyncEvent>> next_event(ibv_context& ctx, std::chrono::milliseconds timeout) {
-  // ibv_get_async_event() blocks on the fd as libibverbs opened it
-  auto ready = detail::wait_readable(ctx.async_fd, timeout);
-  if (!ready) return std::unexpected(ready.error());
-  if (!*ready) return std::nullopt;
-  ibv_async_event ev{};
-  errno = 0;
-  if (::ibv_get_async_event(&ctx, &ev) != 0)
-    return std::unexpected(verbs_error(kNotACommand, "ibv_get_async_event", verb_errno(-1)));
-  const auto decoded = decode_event(ev);
-  // Every event read is acked, as libibverbs requires before a destroy.
-  ::ibv_ack_async_event(&ev);
-  return decoded;
+  // As the raw next_event(): the queue can empty between poll(2) and the
+  // read, and Context::open() made the fd non-blocking for that.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::max(std::chrono::milliseconds(0),
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   deadline - std::chrono::steady_clock::now()));
+    auto ready = detail::wait_readable(ctx.async_fd, left);
+    if (!ready) return std::unexpected(ready.error());
+    if (!*ready) return std::nullopt;
+    ibv_async_event ev{};
+    errno = 0;
+    if (::ibv_get_async_event(&ctx, &ev) != 0) {
+      if (errno == EAGAIN && left.count() > 0) continue;
+      if (errno == EAGAIN) return std::nullopt;
+      return std::unexpected(verbs_error(kNotACommand, "ibv_get_async_event", verb_errno(-1)));
+    }
+    const auto decoded = decode_event(ev);
+    // Every event read is acked, as libibverbs requires before a destroy.
+    ::ibv_ack_async_event(&ev);
+    return decoded;
+  }
 }
 
 Result<std::vector<AsyncEvent>> read_events(ibv_context& ctx, std::chrono::milliseconds timeout,

@@ -74,7 +74,10 @@ struct AsyncEvent {
                                                    std::size_t max = 1024) {
   return read_events(ctx.async_fd, timeout, max);
 }
-// The next event, or nullopt after `timeout`.
+// The next event, or nullopt after `timeout`.  Another reader, or an
+// UNREG or DESTROY_QP that drops queued events, can empty the queue
+// between poll(2) and read(2): on a blocking fd the read would then wait
+// for the next event, so Context::open() makes its async fd non-blocking.
 [[nodiscard]] Result<std::optional<AsyncEvent>> next_event(int async_fd,
                                                            std::chrono::milliseconds timeout);
 

@@ -6,6 +6,9 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <poll.h>
+#include <unistd.h>
 
 namespace xrc_e2e {
 namespace {
@@ -178,6 +181,28 @@ TEST_P(Events, QueuedEventIsPurgedWhenTheFilesLastReferenceGoes) {
   ASSERT_OK(b.unreg(qpn));                       // b's last reference, before reading
   const auto evs = MUST(b.events(kSilence));
   EXPECT_TRUE(evs.empty()) << evs.front().describe();
+  EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);  // a still holds: a keeps it
+}
+
+// A reader that polled while the event was queued and reads after another
+// thread's UNREG purged it must not block until some later event: the
+// async fd that Context::open() returns is non-blocking, so read(2) says
+// EAGAIN. (The race fuzzer reads this way, in threads beside others that
+// UNREG.)
+TEST_P(EventsRaw, ReadAfterThePurgeOfAPolledEventDoesNotBlock) {
+  REQUIRE_INJECT();
+  auto a = open();
+  auto b = open();
+  auto qpn = MUST(a.create());
+  ASSERT_OK(b.reg(qpn));
+  ASSERT_OK(sim().inject_event(qpn, kQpFatal));
+  pollfd p{b.ctx.async_fd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, static_cast<int>(kWait.count())), 1);  // queued
+  ASSERT_OK(b.unreg(qpn));  // purged, under the reader
+  ib_uverbs_async_event_desc d{};
+  errno = 0;
+  EXPECT_EQ(::read(b.ctx.async_fd(), &d, sizeof d), -1);
+  EXPECT_EQ(errno, EAGAIN);
   EXPECT_EQ(xrc_events_for(a, qpn, kWait).size(), 1U);  // a still holds: a keeps it
 }
 

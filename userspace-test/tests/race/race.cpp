@@ -45,7 +45,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -575,6 +577,27 @@ bool reap(pid_t pid, bool killed) {
   return false;
 }
 
+// Where each thread of a stuck worker waits (wchan and kernel stack), so
+// that a failure tells a kernel deadlock from a wait in the test itself.
+void report_stuck(pid_t pid) {
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  struct Closedir {
+    void operator()(DIR* p) const { ::closedir(p); }
+  };
+  const std::unique_ptr<DIR, Closedir> d(::opendir(dir.c_str()));
+  if (!d) return;
+  while (const dirent* e = ::readdir(d.get())) {
+    if (e->d_name[0] == '.') continue;
+    const std::string t = dir + "/" + e->d_name;
+    std::string wchan, line;
+    std::getline(std::ifstream(t + "/wchan"), wchan);
+    std::printf("[race] worker %d thread %s waits in %s\n", pid, e->d_name, wchan.c_str());
+    std::ifstream stack(t + "/stack");
+    while (std::getline(stack, line)) std::printf("[race]     %s\n", line.c_str());
+  }
+  std::fflush(stdout);
+}
+
 long counter(const sim::Debugfs& d, const char* name) {
   auto v = d.read_counter(name);
   if (!v) {
@@ -736,6 +759,7 @@ int main(int argc, char** argv) {
     for (int s = 0; s < opt.procs; ++s) {
       if (!g->slot[s].reported.load()) {
         fail("worker " + std::to_string(pid[s]) + " did not reach quiescence in 60 s");
+        report_stuck(pid[s]);
         complete = false;
         continue;
       }
@@ -754,7 +778,14 @@ int main(int argc, char** argv) {
              ", the surviving references imply " + std::to_string(expect));
     }
     g->release = 1;
-    for (int s = 0; s < opt.procs; ++s) reap(pid[s], false);
+    // A worker that never reported is stuck (its failure is recorded):
+    // kill it rather than wait for it, so that the run still ends with
+    // its result line.
+    for (int s = 0; s < opt.procs; ++s) {
+      const bool stuck = !g->slot[s].reported.load();
+      if (stuck) ::kill(pid[s], SIGKILL);
+      reap(pid[s], stuck);
+    }
     const long after = settle(dbg, base_qps);
     if (after != base_qps)
       fail("round " + std::to_string(round + 1) + ": every file closed, live_qps " +
