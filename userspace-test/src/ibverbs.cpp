@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <span>
+#include <utility>
 
 namespace xrcrcv::ibverbs {
 
@@ -87,14 +88,21 @@ Result<Context> Context::open(const std::string& name) {
   return ctx;
 }
 
+Context::Device::~Device() {
+  if (ctx) (void)::ibv_close_device(ctx);
+}
+
 int Context::close() noexcept {
-  if (!ctx_) return 0;
-  const int rc = ::ibv_close_device(ctx_.release());
+  if (!dev_) return 0;
+  const std::shared_ptr<Device> dev = std::move(dev_);
+  if (dev.use_count() > 1) return 0;  // an Xrcd closes it when it goes
+  const int rc = ::ibv_close_device(std::exchange(dev->ctx, nullptr));
   return rc == 0 ? 0 : verb_errno(rc);
 }
 
 // ---------------------------------------------------------------- Xrcd
 Result<Xrcd> Xrcd::open(const Context& ctx, const std::string& file) {
+  if (!ctx.is_open()) return std::unexpected(verbs_error(IB_USER_VERBS_CMD_OPEN_XRCD, "ibv_open_xrcd", EBADF));
   // The kernel keys a shared XRCD on the inode; the fd is only needed for
   // the duration of OPEN_XRCD.
   UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600));
@@ -107,7 +115,7 @@ Result<Xrcd> Xrcd::open(const Context& ctx, const std::string& file) {
   ibv_xrcd* x = ::ibv_open_xrcd(ctx.get(), &attr);
   if (!x)
     return std::unexpected(verbs_error(IB_USER_VERBS_CMD_OPEN_XRCD, "ibv_open_xrcd", verb_errno(-1)));
-  return Xrcd(x);
+  return Xrcd(ctx.dev_, x);
 }
 
 Status Xrcd::close() {
@@ -116,6 +124,7 @@ Status Xrcd::close() {
   if (const int rc = ::ibv_close_xrcd(xrcd_.get()); rc != 0)
     return std::unexpected(verbs_error(IB_USER_VERBS_CMD_CLOSE_XRCD, "ibv_close_xrcd", verb_errno(rc)));
   (void)xrcd_.release();
+  dev_.reset();
   return {};
 }
 

@@ -5,7 +5,8 @@
 // verbs: rdma-core's XRCD layout is private, so nothing here reads the
 // kernel handle out of an ibv_xrcd; libibverbs sends the commands.
 //
-// Context and Xrcd own what they open (ibv_close_device, ibv_close_xrcd);
+// Context and Xrcd own what they open (ibv_close_device, ibv_close_xrcd),
+// an Xrcd with a share of its Context;
 // the free functions work on any ibv_context / ibv_xrcd, owned or not.
 #pragma once
 
@@ -26,28 +27,38 @@
 namespace xrcrcv::ibverbs {
 
 // An ibv_context from ibv_open_device(), through the device's provider.
+// Shared with the Xrcds opened on it, which keep it open: libibverbs frees
+// the context in ibv_close_device(), and an ibv_xrcd is closed through it.
 class Context {
  public:
   // The device named `name` (ibv_get_device_name), or the first one when
   // `name` is empty.  ENODEV when there is no such device.
   [[nodiscard]] static Result<Context> open(const std::string& name = {});
 
-  [[nodiscard]] ibv_context* get() const { return ctx_.get(); }
-  [[nodiscard]] bool is_open() const { return ctx_ != nullptr; }
-  // ibv_close_device() now; 0 or its errno.  Every Xrcd of this context
-  // must be closed or released first (libibverbs frees the context).
+  [[nodiscard]] ibv_context* get() const { return dev_ ? dev_->ctx : nullptr; }
+  [[nodiscard]] bool is_open() const { return dev_ != nullptr; }
+  // Give up this Context's share now.  When no Xrcd opened through it
+  // holds the device any more, that is ibv_close_device(): 0 or its errno;
+  // otherwise the device stays open for them, until the last goes, and 0
+  // is returned.
   [[nodiscard]] int close() noexcept;
 
  private:
-  struct Close {
-    void operator()(ibv_context* c) const noexcept { (void)::ibv_close_device(c); }
+  friend class Xrcd;
+  struct Device {
+    explicit Device(ibv_context* c) : ctx(c) {}
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+    ~Device();
+    ibv_context* ctx;
   };
-  explicit Context(ibv_context* c) : ctx_(c) {}
-  std::unique_ptr<ibv_context, Close> ctx_;
+  explicit Context(ibv_context* c) : dev_(std::make_shared<Device>(c)) {}
+  std::shared_ptr<Device> dev_;
 };
 
 // An ibv_xrcd from ibv_open_xrcd() on a file, with O_CREAT: every context
-// of the node that opens the same file shares the XRCD.
+// of the node that opens the same file shares the XRCD.  It holds a share
+// of its Context, so the two may go in either order.
 class Xrcd {
  public:
   [[nodiscard]] static Result<Xrcd> open(const Context& ctx, const std::string& file);
@@ -59,13 +70,17 @@ class Xrcd {
   [[nodiscard]] Status close();
   // Stop owning without ibv_close_xrcd(): the context's close cleans up.
   // (libibverbs' small struct is then never freed; tests only.)
-  void release() noexcept { (void)xrcd_.release(); }
+  void release() noexcept {
+    (void)xrcd_.release();
+    dev_.reset();
+  }
 
  private:
   struct Close {
     void operator()(ibv_xrcd* x) const noexcept { (void)::ibv_close_xrcd(x); }
   };
-  explicit Xrcd(ibv_xrcd* x) : xrcd_(x) {}
+  Xrcd(std::shared_ptr<Context::Device> dev, ibv_xrcd* x) : dev_(std::move(dev)), xrcd_(x) {}
+  std::shared_ptr<Context::Device> dev_;  // declared first: outlives xrcd_
   std::unique_ptr<ibv_xrcd, Close> xrcd_;
 };
 
