@@ -5,6 +5,8 @@
 
 #ifdef XRC_E2E_VERBS
 #include <xrcrcv/ibverbs.hpp>
+
+#include <cstdlib>
 #endif
 
 namespace xrc_e2e {
@@ -23,11 +25,13 @@ void VerbsXrcdClose::operator()(VerbsXrcd* x) const noexcept { delete x; }
 
 namespace verbs_peer {
 
-VerbsFilePtr open_file() {
-  // XRC_E2E_VERBS_DEVICE names the device; the first one otherwise (the
-  // guest has only xrc_sim0).
+std::string device_name() {
   const char* name = std::getenv("XRC_E2E_VERBS_DEVICE");
-  auto ctx = must(ibverbs::Context::open(name ? name : ""), "ibv_open_device");
+  return name ? name : "";
+}
+
+VerbsFilePtr open_file() {
+  auto ctx = must(ibverbs::Context::open(device_name()), "ibv_open_device");
   return VerbsFilePtr(new VerbsFile{std::move(ctx)});
 }
 
@@ -79,6 +83,7 @@ namespace {
 }
 }  // namespace
 
+std::string device_name() { unavailable(); }
 VerbsFilePtr open_file() { unavailable(); }
 int close_file(VerbsFilePtr) { unavailable(); }
 VerbsXrcdPtr open_xrcd(VerbsFile&, const std::string&) { unavailable(); }

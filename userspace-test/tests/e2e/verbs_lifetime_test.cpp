@@ -2,22 +2,17 @@
 // share of its Context, so dropping the Context first neither frees the
 // ibv_context under the Xrcd (libibverbs frees it in ibv_close_device())
 // nor closes the file while the XRCD is open.  /verbs only.
-#include "support.hpp"
+#include "verbs_peer.hpp"
 
 #ifdef XRC_E2E_VERBS
 #include <xrcrcv/ibverbs.hpp>
-
-#include <cstdlib>
 
 namespace xrc_e2e {
 namespace {
 
 class VerbsLifetime : public TransportTest {
  protected:
-  static std::string device_name() {
-    const char* name = std::getenv("XRC_E2E_VERBS_DEVICE");
-    return name ? name : "";
-  }
+  static std::string device_name() { return verbs_peer::device_name(); }
 };
 
 TEST_P(VerbsLifetime, AnXrcdKeepsTheDeviceOpenAfterItsContextIsClosed) {
@@ -46,8 +41,7 @@ TEST_P(VerbsLifetime, AnXrcdDestroyedAfterItsContextClosesTheFileWithItsReferenc
     auto ctx = MUST(ibverbs::Context::open(device_name()));
     auto x = MUST(ibverbs::Xrcd::open(ctx, xrcd_file_));
     (void)MUST(ibverbs::reg_xrc_rcv_qp(*x.get(), IBV_XRC_RCV_QPN_NEW));
-    ibverbs::Context gone = std::move(ctx);
-    EXPECT_EQ(gone.close(), 0);
+    EXPECT_EQ(ctx.close(), 0);
     // x goes here: its ibv_close_xrcd() fails with EBUSY (the reference),
     // then the last share of the context closes the file, which drops it.
   }

@@ -7,7 +7,10 @@
 
 namespace xrc_e2e::verbs_peer {
 
-// ibv_open_device() of the xrc_sim device, through its provider.
+// The libibverbs device the /verbs cases open: XRC_E2E_VERBS_DEVICE, or
+// "" for the first one (the guest has only xrc_sim0).
+[[nodiscard]] std::string device_name();
+// ibv_open_device() of device_name(), through its provider.
 [[nodiscard]] VerbsFilePtr open_file();
 // ibv_close_device(); 0 or its errno.
 [[nodiscard]] int close_file(VerbsFilePtr f);
