@@ -2,8 +2,10 @@
 """Compiler, sparse and checkpatch findings, compared with the base tree.
 
   findings.py extract SRCDIR LOG        findings of a build log, one a line
-  findings.py new BASELINE CURRENT      findings CURRENT has beyond BASELINE,
-                                        less those scripts/check-allow excuses
+  findings.py new BASELINE CURRENT [ALLOW]
+                                        findings CURRENT has beyond BASELINE,
+                                        less those ALLOW excuses (default:
+                                        scripts/check-allow)
 
 A finding is (file, kind, message) without line numbers, so code moving
 within a file does not count as new; the same finding twice counts twice.
@@ -26,19 +28,19 @@ def extract(srcdir, log):
             print(f"{path}\t{m['kind']}\t{m['msg']}")
 
 
-def allowed():
+def allowed(allow):
     rules = []
-    for line in ALLOW.read_text().splitlines():
+    for line in Path(allow).read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             path, msg, _why = line.split("\t", 2)
             rules.append((re.compile(path), re.compile(msg)))
     return rules
 
 
-def new(baseline, current):
+def new(baseline, current, allow=ALLOW):
     base = Counter(Path(baseline).read_text().splitlines())
     cur = Counter(Path(current).read_text().splitlines())
-    rules = allowed()
+    rules = allowed(allow)
     bad = 0
     for finding, count in sorted(cur.items()):
         extra = count - base[finding]
@@ -54,4 +56,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "extract":
         extract(sys.argv[2], sys.argv[3])
     else:
-        sys.exit(new(sys.argv[2], sys.argv[3]))
+        sys.exit(new(*sys.argv[2:5]))
