@@ -5,12 +5,16 @@
 
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/xrc-rcv
 
-# The base the series applies to: Debian's 6.12.y source package, pinned.
-# The base commit is made reproducibly from its tarball (scripts/tree.sh);
-# the cover letter's base-commit: line names it.
-BASE_PKG     := linux-source-6.12
-BASE_VERSION := 6.12.118-1~deb12u1
-BASE_COMMIT  := 0c88baf7fadf50cc1ad27e4afaa3e624193968d6
+# The base the series applies to: Linux 7.3.4, as Debian's source package
+# of it in trixie-backports, pinned by version and sha256 and fetched with
+# an apt configuration of its own (scripts/fetch-deb.sh). The base commit
+# is made reproducibly from its tarball (scripts/tree.sh); the cover
+# letter's base-commit: line names it.
+BASE_PKG     := linux-source-7.3
+BASE_VERSION := 7.3.4-1~bpo13+1
+BASE_SUITE   := trixie-backports
+BASE_SHA256  := 703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+BASE_COMMIT  := df9ca4d4be400ecd8de119cbffb8b898503961fe
 
 # The version of the series in patches/, for its subjects: [PATCH v3 n/m]
 SERIES_VERSION := 3
@@ -26,7 +30,7 @@ KUNIT_SUITES := *xrc*
 KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
 	$(wildcard userspace-test/guest/kernel.config)
 
-export CACHE BASE_PKG BASE_VERSION BASE_COMMIT SERIES_VERSION KERNEL_SRC TREE KBUILD
+export CACHE BASE_PKG BASE_VERSION BASE_SUITE BASE_SHA256 BASE_COMMIT SERIES_VERSION KERNEL_SRC TREE KBUILD
 
 # Kernel builds compile through ccache (scripts/lib.sh: make CC="$KCC");
 # its objects live in the cache too, for every script that uses it

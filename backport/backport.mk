@@ -1,6 +1,10 @@
 # Out-of-tree build of the patched 6.12 RDMA stack against other kernels'
 # headers (backport/README.md). Included by the top-level Makefile.
 #
+# Its input is series v3 on Debian's 6.12.118 (backport/series-v3/, a
+# frozen copy), applied in a tree of its own, until the backport starts
+# from the 7.3 tree that patches/ applies to.
+#
 #   make backport [KVER=...]  one kernel (default: the first of backport/kernels)
 #   make backport-all         every kernel of backport/kernels
 #   make backport-deps        apt-get install the pinned headers (idempotent)
@@ -18,37 +22,44 @@ BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BACKPORT_KVERS := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF { print $$1 }')
 KVER           ?= $(firstword $(BACKPORT_KVERS))
 
-# The patched tree is the input; `make tree` is cheap when it is current.
-BACKPORT_TREE_DEP := tree
+# The patched tree is the input; making it is cheap when it is current.
+BACKPORT_TREE     := $(CACHE)/tree-6.12
+BACKPORT_TREE_DEP := backport-tree
+BACKPORT_ENV      := TREE=$(BACKPORT_TREE) SERIES_VERSION=3
 
-.PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean \
+.PHONY: backport backport-all backport-deps backport-tree backport-boot backport-test backport-clean \
 	backport-install backport-uninstall backport-deb
 
 backport: backport-deps $(BACKPORT_TREE_DEP)
-	@$(BACKPORT_DIR)/scripts/build.sh $(KVER)
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/build.sh $(KVER)
 
 backport-all: backport-deps $(BACKPORT_TREE_DEP)
-	@set -e; for k in $(BACKPORT_KVERS); do $(BACKPORT_DIR)/scripts/build.sh $$k; done
+	@set -e; for k in $(BACKPORT_KVERS); do $(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/build.sh $$k; done
 
 backport-deps:
 	@$(BACKPORT_DIR)/scripts/deps.sh
 
+backport-tree: backport-deps
+	@$(BACKPORT_ENV) BASE_PKG=linux-source-6.12 BASE_VERSION=6.12.118-1~deb12u1 \
+		BASE_SUITE= BASE_SHA256= BASE_COMMIT=0c88baf7fadf50cc1ad27e4afaa3e624193968d6 \
+		SERIES_DIR=$(abspath $(BACKPORT_DIR))/series-v3 scripts/tree.sh
+
 backport-boot: backport-deps $(BACKPORT_TREE_DEP)
-	@$(BACKPORT_DIR)/scripts/build.sh $(KVER)
-	@$(BACKPORT_DIR)/scripts/boot-test.sh $(KVER) $(or $(ROUTE),install)
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/build.sh $(KVER)
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/boot-test.sh $(KVER) $(or $(ROUTE),install)
 
 backport-test: backport-all
-	@$(BACKPORT_DIR)/scripts/test.sh
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/test.sh
 	@echo 'make backport-test: all passed'
 
 backport-install: backport
-	@$(BACKPORT_DIR)/scripts/install.sh $(KVER) $(DESTDIR)
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/install.sh $(KVER) $(DESTDIR)
 
 backport-uninstall:
-	@$(BACKPORT_DIR)/scripts/install.sh -u $(KVER) $(DESTDIR)
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/install.sh -u $(KVER) $(DESTDIR)
 
 backport-deb: $(BACKPORT_TREE_DEP)
-	@$(BACKPORT_DIR)/scripts/deb.sh >/dev/null
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/deb.sh >/dev/null
 
 backport-clean:
 	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest deb dkms)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The rdma-core series' checks:
 #  1. checkpatch on each patch, with the options rdma-core's CI uses
-#     (buildlib/azp-checkpatch), from the kernel source in $CACHE/src/linux
+#     (buildlib/azp-checkpatch), from the kernel source in $CACHE/src/$BASE_PKG
 #     or /usr/src;
 #  2. the whole build (-Werror, IOCTL_MODE=both, static, pyverbs, man pages);
 #  3. buildlib/check-build on it: library names against symbol versions,
@@ -16,7 +16,7 @@ status=0
 
 # 1. checkpatch
 ckp_src=
-for d in "$CACHE/src/linux" /usr/src/linux-source-*; do
+for d in "$CACHE/src/$BASE_PKG" /usr/src/linux-source-*; do
 	[ -f "$d/scripts/checkpatch.pl" ] && { ckp_src=$d; break; }
 done
 if [ -n "$ckp_src" ]; then

@@ -6,7 +6,6 @@
 source "$(dirname "$0")/lib.sh"
 
 pkgs=(
-	"$BASE_PKG=$BASE_VERSION"		# the pinned base tree
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio rsync
 	python3 python3-ply python3-git git sparse
 	coccinelle ocaml			# some .cocci rules are OCaml scripts

@@ -5,7 +5,7 @@ set -euo pipefail
 : "${CACHE:?CACHE is set by the Makefile}"
 : "${BASE_COMMIT:?}" "${BASE_PKG:?}" "${BASE_VERSION:?}"
 
-SRC_REPO="$CACHE/src/linux"		# the pristine base, as a git repo
+SRC_REPO="$CACHE/src/$BASE_PKG"		# the pristine base, as a git repo
 TREE="${TREE:-$CACHE/tree}"		# the workbench: base + the series
 BASE_REF=xrc-rcv/base			# branch names, also in a KERNEL_SRC repo
 SERIES_REF=xrc-rcv/series
@@ -34,8 +34,10 @@ KCC="ccache gcc"
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# The series in order, cover letter excluded.
-series_patches() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }
+# The series in order, cover letter excluded. SERIES_DIR names another
+# series than patches/ (the backport's frozen one).
+SERIES_DIR="${SERIES_DIR:-$TOP/patches}"
+series_patches() { ls "$SERIES_DIR"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }
 
 # Run a long command with its output in LOG, printing every minute how many
 # objects exist under DIR so far, so that a 15-minute build is not silent.

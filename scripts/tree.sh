@@ -12,14 +12,29 @@ flock 8
 
 # The base commit is made with fixed identities and dates, so the same
 # tarball always gives the same hash; the cover letter records it.
-make_base_repo() {
-	local tarball=/usr/src/$BASE_PKG.tar.xz
+# A base from the host's own suite is a package make deps installed; one
+# from another suite (BASE_SUITE) comes through scripts/fetch-deb.sh, its
+# sha256 pinned (BASE_SHA256), and is read straight out of the .deb.
+unpack_base() { # DIR
+	local tarball=/usr/src/$BASE_PKG.tar.xz deb
 
-	[ -f "$tarball" ] || die "$tarball missing: run make deps"
-	step "tree: unpacking $tarball"
+	if [ -z "${BASE_SUITE:-}" ]; then
+		[ -f "$tarball" ] || die "$tarball missing: run make deps"
+		step "tree: unpacking $tarball"
+		tar -xaf "$tarball" -C "$1" --strip-components=1
+		return
+	fi
+	deb=$("$TOP/scripts/fetch-deb.sh" "$BASE_PKG" "$BASE_VERSION" \
+		"$BASE_SUITE" "${BASE_SHA256:?BASE_SHA256 pins the .deb}")
+	step "tree: unpacking .$tarball from $deb"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$tarball" |
+		tar -xJ -C "$1" --strip-components=1
+}
+
+make_base_repo() {
 	rm -rf "$SRC_REPO" "$SRC_REPO.tmp"
 	mkdir -p "$SRC_REPO.tmp"
-	tar -xaf "$tarball" -C "$SRC_REPO.tmp" --strip-components=1
+	unpack_base "$SRC_REPO.tmp"
 	step "tree: committing the base (about 90,000 files)"
 	(
 		cd "$SRC_REPO.tmp"
@@ -39,7 +54,7 @@ base_ok() {
 	[ "$(git -C "$SRC_REPO" rev-parse -q --verify "$BASE_REF" 2>/dev/null)" = "$BASE_COMMIT" ]
 }
 
-stamp() { cat "$TOP"/patches/*.patch | sha256sum | cut -d' ' -f1; }
+stamp() { cat "$SERIES_DIR"/*.patch | sha256sum | cut -d' ' -f1; }
 
 if [ -n "${KERNEL_SRC:-}" ]; then
 	# A user's own checkout: apply onto its HEAD in a worktree beside it

@@ -10,4 +10,4 @@
 # The 6.1 image of the boot proof is only downloaded (boot-test.sh).
 source "$(dirname "$0")/lib.sh"
 
-exec "$TOP/scripts/deps.sh" $(kernels | awk '{ print $2 }') patch kmod rsync cpio openssl
+exec "$TOP/scripts/deps.sh" linux-source-6.12=6.12.118-1~deb12u1 $(kernels | awk '{ print $2 }') patch kmod rsync cpio openssl
