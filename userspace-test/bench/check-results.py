@@ -36,7 +36,7 @@ EMUL_ROWS = ["ratio.reg_unreg", "ratio.reg_unreg_held", "lat.kernel", "lat.emul"
 
 
 def goals(cfg):
-    """The issue's goal table: (label, row id, extra field or None, op, goal)."""
+    """The goal table: (label, row id, extra field or None, op, goal)."""
     held, close = cfg["held"][-1], cfg["close"][-1]
     return [
         (f"slab per registration / per OPEN_QP handle ({cfg['mem_regs']} in one file)",
@@ -194,7 +194,7 @@ def markdown(doc):
         val = f(v) if extra else spread(r)
         lines.append([label, val, f"{op} {goal:.2f}", "met" if met else "**not met**"])
     if lines:
-        out.append("**The goals of issue 16**" + (" (tiny sizes on the debug kernel: the figures mean "
+        out.append("**The goals**" + (" (tiny sizes on the debug kernel: the figures mean "
                                                   "nothing, the rows only prove the paths run)"
                                                   if cfg.get("tiny") else ""))
         out.append("")
