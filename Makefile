@@ -48,10 +48,9 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
 # other stages need nothing from it. TEST_STAGES="a b" runs a and b one
 # after the other. The backport's own test (make backport-test: the
 # stack built for two more kernels, a DKMS package, the stock 6.1 kernel
-# booted) is not in the plan: its 20 CPU-minutes would take a cold run
-# from 71 to 91, more than 45 minutes on two cores (README: Time). CI
-# runs it after make test (.ci/run); TEST_PLAN="... backport" puts it
-# back in.
+# booted) is not in the plan: its CPU time would take a cold run past
+# the time budget on two cores (Documentation/time.md). CI runs it after
+# make test (.ci/run); TEST_PLAN="... backport" puts it back in.
 ifneq ($(origin TEST_STAGES),undefined)
 TEST_PLAN := $(TEST_STAGES)
 endif
@@ -59,14 +58,15 @@ TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest \
 	+ roundtrip rdma-core-test check coccinelle
 TEST_STAGES ?= $(filter-out / +,$(TEST_PLAN))
 
-.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile test summary clean-cache
+.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile test summary docs docs-check clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
 	@echo 'make tree       base tree + git am of patches/ into $$CACHE/tree'
 	@echo '                (KERNEL_SRC=/path: onto your own kernel checkout)'
 	@echo 'make export     format-patch the workbench back into patches/'
-	@echo 'make abi        Documentation/abi.md is ../shared/abi.md (when that exists)'
+	@echo 'make abi        Documentation/abi.md is the reference copy of the contract,'
+	@echo '                byte for byte (../shared/abi.md; skipped when absent)'
 	@echo 'make roundtrip  fail unless exporting the workbench gives patches/'
 	@echo 'make check      per-patch build (W=1, sparse), checkpatch, kernel-doc,'
 	@echo '                then make coccinelle'
@@ -81,7 +81,7 @@ help:
 	@echo '                then an OFED 1.5-style program sharing one (libibverbs)'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
 	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
-	@echo '                ratios, JSON, the issue-16 goals and growth.svg; then'
+	@echo '                ratios, JSON, the goal table and growth.svg; then'
 	@echo '                REG+UNREG through libibverbs against the OFED emulation'
 	@echo '                (BENCH_ARGS="--trials 51" to tune, BENCH_MEM=4G guest)'
 	@echo 'make bench-profile  perf in the bench guest: where REG, UNREG, OPEN_QP'
@@ -92,9 +92,16 @@ help:
 	@echo '                ("/" ends a phase; "+" runs a second lane beside the first)'
 	@echo '                (tree = make tree, with make deps; check = make check'
 	@echo '                without Coccinelle)'
-	@echo '                Not in it, to fit a cold run in 45 min: make backport-test,'
+	@echo '                Not in it, to fit a cold run in its budget: make backport-test,'
 	@echo '                which CI runs after it (TEST_PLAN="... backport" adds it)'
 	@echo 'make summary    that table again, for the last make test'
+	@echo 'make backport-test  the stack out of tree for older kernels, its DKMS'
+	@echo '                package, a boot of a stock kernel with it (backport/README.md)'
+	@echo 'make docs RUN=dir  commit a run (dir: $$CACHE/build/bench, bench-tiny or'
+	@echo '                summary) under Documentation/runs/ and regenerate the figures'
+	@echo '                of Documentation/performance.md and testing.md from the runs'
+	@echo 'make docs-check fail if those pages differ from the committed runs'
+	@echo '                (and run scripts/docs.py'"'"'s unit tests)'
 	@echo
 	@echo "CACHE=$(CACHE)"
 
@@ -155,6 +162,17 @@ test:
 
 summary:
 	@scripts/summary.sh $(filter-out / +,$(TEST_STAGES))
+
+# The figures of Documentation/ come from committed runs (scripts/docs.py).
+# RUN=dir adds one first: $(CACHE)/build/bench or bench-tiny (results.json),
+# or $(CACHE)/build/summary (make test's stage files).
+docs:
+	@scripts/docs.py $(if $(RUN),add "$(RUN)" --plan "$(TEST_STAGES)" \
+		--kernel-release-file "$(KBUILD)/include/config/kernel.release",generate)
+
+docs-check:
+	@scripts/docs.py check
+	@python3 -m unittest discover -s scripts -p 'test_docs.py'
 
 -include backport/backport.mk
 -include rdma-core/rdma-core.mk
