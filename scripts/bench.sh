@@ -84,7 +84,7 @@ python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" \
 	--svg "$out/growth.svg" "$out/results.json" ||
 	die "incomplete results: $out/results.json"
 
-# Through libibverbs (issue 16): REG + UNREG with the new verbs against
+# Through libibverbs: REG + UNREG with the new verbs against
 # MLNX_OFED's emulation over ibv_open_qp(), in a guest of its own on the
 # same kernel (rdma-core/guest.sh bench; the Makefile built rdma-core).
 if [ "$mode" = full ]; then
