@@ -103,7 +103,8 @@ help:
 	@echo 'make backport-test  the stack out of tree for older kernels, its DKMS'
 	@echo '                package, a boot of a stock kernel with it (backport/README.md)'
 	@echo 'make docs RUN=dir  commit a run (dir: $$CACHE/build/bench, bench-tiny or'
-	@echo '                summary) under Documentation/runs/ and regenerate the figures'
+	@echo '                summary; RUN_KERNEL=release if not found) under'
+	@echo '                Documentation/runs/ and regenerate the figures'
 	@echo '                of Documentation/performance.md and testing.md from the runs'
 	@echo 'make docs-check fail if those pages differ from the committed runs'
 	@echo '                (and run scripts/docs.py'"'"'s unit tests)'
@@ -170,10 +171,12 @@ summary:
 
 # The figures of Documentation/ come from committed runs (scripts/docs.py).
 # RUN=dir adds one first: $(CACHE)/build/bench or bench-tiny (results.json),
-# or $(CACHE)/build/summary (make test's stage files).
+# or $(CACHE)/build/summary (make test's stage files). The kernel release
+# is the bench's, else the debug build's; RUN_KERNEL=release overrides.
 docs:
 	@scripts/docs.py $(if $(RUN),add "$(RUN)" --plan "$(TEST_STAGES)" \
-		--kernel-release-file "$(KBUILD)/include/config/kernel.release",generate)
+		--kernel-release-file "$(KBUILD)/include/config/kernel.release" \
+		$(if $(RUN_KERNEL),--kernel "$(RUN_KERNEL)"),generate)
 
 docs-check:
 	@scripts/docs.py check
