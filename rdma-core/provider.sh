@@ -8,7 +8,9 @@ export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 out="$CACHE/build/xrc-sim-provider"
 step "xrc_sim provider: build"
 nicely make -s -C "$TOP/userspace-test/provider" RC_BUILD="$RC_BUILD" RC_TREE="$RC_TREE" O="$out" >/dev/null
-so=$(ls "$out"/libxrc_sim-rdmav*.so)
+# The one for this tree's PABI (an earlier base's may be beside it)
+pabi=$(sed -n 's/^set(IBVERBS_PABI_VERSION "\([0-9]*\)")/\1/p' "$RC_TREE/CMakeLists.txt")
+so="$out/libxrc_sim-rdmav$pabi.so"
 # The patched libibverbs can load it: dlopen() with RTLD_NOW binds every
 # IBVERBS_PRIVATE symbol and runs its constructor (verbs_register_driver).
 # (ibv_get_device_list() would not try on a host without uverbs devices.)

@@ -45,6 +45,19 @@ if [ "$(base_head)" != "$RC_BASE_COMMIT" ]; then
 		[ "$have" = "$RC_TARBALL_SHA256" ] ||
 			step "rdma-core: warning: $src is not the pinned v$RC_VERSION tarball (sha256 $have)"
 	fi
+	# A workbench on another base (an older pin) keeps its commits in the
+	# base repo: move both aside rather than delete them.
+	old=$(base_head)
+	if [ -n "$old" ]; then
+		step "rdma-core: the base was ${old:0:12}: moving it aside to $RC_SRC_REPO.${old:0:12}"
+		rm -rf "$RC_SRC_REPO.${old:0:12}" "$RC_TREE.${old:0:12}"
+		mv "$RC_SRC_REPO" "$RC_SRC_REPO.${old:0:12}"
+		if [ -d "$RC_TREE" ]; then
+			mv "$RC_TREE" "$RC_TREE.${old:0:12}"
+			git -C "$RC_SRC_REPO.${old:0:12}" worktree repair "$RC_TREE.${old:0:12}" 2>/dev/null
+		fi
+		rm -rf "$RC_TREE.applied" "$CACHE/rdma-core-roundtrip"
+	fi
 	make_base_repo "$src"
 	[ "$(base_head)" = "$RC_BASE_COMMIT" ] ||
 		die "rdma-core base commit $(base_head) is not the pinned $RC_BASE_COMMIT: $src is not rdma-core v$RC_VERSION"
