@@ -7,12 +7,16 @@ RC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 TOP="$(cd "$RC_DIR/.." && pwd)"
 CACHE="${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xrc-rcv}"
 
-# rdma-core v64.0, as `git archive` of its tag gives it
-RC_TARBALL_SHA256=aae6c2b16022f47529b2d1e6324df0b6d0b8a9940937cc3958639c702e512dc8
-RC_VERSION=64.0
+# rdma-core master at 691953d8d (v64.0 + 61 commits, version 65.0, PABI
+# 65), as `git archive` of that commit gives it
+RC_NAME="master 691953d8d"
+RC_GIT_COMMIT=691953d8d502f54088f776c5ba2aeed0a5ac945d
+RC_TARBALL=rdma-core-master-691953d8d.tar.xz
+RC_TARBALL_SHA256=73e187692da07180cbed13ac15fd4e938e43013ca91edee68184b4ba3c20d591
+RC_VERSION=65.0	# PACKAGE_VERSION: libibverbs.so.1.18.$RC_VERSION
 # The base commit made from that tarball with fixed identities and dates
 # (make_base_repo in tree.sh); the cover letter's base-commit: line names it.
-RC_BASE_COMMIT="${RC_BASE_COMMIT:-a91faaddefd6fbac02f5b0cabd4bd560ae78224b}"
+RC_BASE_COMMIT="${RC_BASE_COMMIT:-1b76412146c3771d456b73340f2fe53aa4f4b48f}"
 
 RC_PATCHES="$TOP/patches/rdma-core"
 RC_SRC_REPO="$CACHE/src/rdma-core"	# the pristine base, as a git repo
@@ -34,19 +38,21 @@ source "$TOP/scripts/cmake-dir.sh"
 # The series in order, cover letter excluded.
 rc_patches() { ls "$RC_PATCHES"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-; }
 
-# Where rdma-core v64.0 comes from: RDMA_CORE_SRC (the tarball or a git
-# checkout of v64.0), else ../shared/rdma-core/ beside this checkout.
+# Where rdma-core master 691953d8d comes from: RDMA_CORE_SRC (the tarball
+# or a git checkout of that commit), else ../shared/rdma-core/ beside this
+# checkout.
 rc_source() {
 	local src="${RDMA_CORE_SRC:-}"
-	if [ -z "$src" ] && [ -f "$TOP/../shared/rdma-core/rdma-core-$RC_VERSION.tar.xz" ]; then
-		src="$TOP/../shared/rdma-core/rdma-core-$RC_VERSION.tar.xz"
+	if [ -z "$src" ] && [ -f "$TOP/../shared/rdma-core/$RC_TARBALL" ]; then
+		src="$TOP/../shared/rdma-core/$RC_TARBALL"
 	fi
-	[ -n "$src" ] && [ -e "$src" ] || die "no rdma-core v$RC_VERSION source.
+	[ -n "$src" ] && [ -e "$src" ] || die "no rdma-core $RC_NAME source.
   Get it with either of
-    git clone -b v$RC_VERSION https://github.com/linux-rdma/rdma-core ~/rdma-core
+    git clone https://github.com/linux-rdma/rdma-core ~/rdma-core &&
+      git -C ~/rdma-core checkout $RC_GIT_COMMIT
     (then: make rdma-core-test RDMA_CORE_SRC=~/rdma-core)
-  or the release tarball of the same tag (git archive of v$RC_VERSION,
-  sha256 $RC_TARBALL_SHA256), passed as RDMA_CORE_SRC=/path/to/rdma-core-$RC_VERSION.tar.xz"
+  or a tarball of the same commit (git archive of $RC_GIT_COMMIT,
+  sha256 $RC_TARBALL_SHA256), passed as RDMA_CORE_SRC=/path/to/$RC_TARBALL"
 	echo "$(cd "$(dirname "$src")" && pwd)/$(basename "$src")"
 }
 

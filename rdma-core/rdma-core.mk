@@ -3,9 +3,9 @@
 # and the test-only xrc_sim provider in userspace-test/provider/.
 # Included by the top-level Makefile.
 #
-#   make rdma-core-tree       rdma-core v64.0 + git am of patches/rdma-core/
+#   make rdma-core-tree       rdma-core master 691953d8d + git am of patches/rdma-core/
 #                             into $(CACHE)/rdma-core-tree
-#                             (RDMA_CORE_SRC=/path: tarball or checkout of v64.0)
+#                             (RDMA_CORE_SRC=/path: tarball or checkout of it)
 #   make rdma-core-export     format-patch the workbench back into patches/rdma-core/
 #   make rdma-core-roundtrip  fail unless exporting gives patches/rdma-core/ again
 #   make rdma-core-check      checkpatch, cmake+ninja (-Werror) build, check-build

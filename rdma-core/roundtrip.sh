@@ -1,5 +1,5 @@
 #!/bin/bash
-# patches/rdma-core/ -> git am onto the rdma-core v64.0 base -> format-patch
+# patches/rdma-core/ -> git am onto the rdma-core master 691953d8d base -> format-patch
 # must give patches/rdma-core/ again, byte for byte. Done in a worktree of
 # its own, so the workbench is not touched.
 source "$(dirname "$0")/lib.sh"

@@ -1,17 +1,17 @@
 #!/bin/bash
-# The rdma-core workbench: rdma-core v64.0 as a git repo with a
+# The rdma-core workbench: rdma-core master 691953d8d as a git repo with a
 # reproducible base commit, and patches/rdma-core/ applied onto it with
 # git am. Warm runs do nothing when the workbench already holds exactly
 # patches/rdma-core/.
 #
-#   RDMA_CORE_SRC=/path/rdma-core-64.0.tar.xz   the release tarball, or
-#   RDMA_CORE_SRC=/path/rdma-core               a git checkout of v64.0
-#                                               (its HEAD is archived)
+#   RDMA_CORE_SRC=/path/rdma-core-master-691953d8d.tar.xz   its tarball, or
+#   RDMA_CORE_SRC=/path/rdma-core        a git checkout of 691953d8d
+#                                        (its HEAD is archived)
 source "$(dirname "$0")/lib.sh"
 
 # The base commit is made with fixed identities and dates, so the same
-# source always gives the same hash, and a checkout of v64.0 gives the
-# same hash as the tarball.
+# source always gives the same hash, and a checkout of 691953d8d gives
+# the same hash as the tarball.
 make_base_repo() {
 	local src=$1
 	step "rdma-core: unpacking $src"
@@ -30,7 +30,7 @@ make_base_repo() {
 		       GIT_COMMITTER_DATE=2000-01-01T00:00:00Z
 		git init -q -b "$RC_BASE_REF" .
 		git add -f -A .
-		git commit -q -m "rdma-core v$RC_VERSION"
+		git commit -q -m "rdma-core $RC_NAME ($RC_VERSION)"
 	)
 	mv "$RC_SRC_REPO.tmp" "$RC_SRC_REPO"
 }
@@ -43,7 +43,7 @@ if [ "$(base_head)" != "$RC_BASE_COMMIT" ]; then
 	if [ -f "$src" ]; then
 		have=$(sha256sum "$src" | cut -d' ' -f1)
 		[ "$have" = "$RC_TARBALL_SHA256" ] ||
-			step "rdma-core: warning: $src is not the pinned v$RC_VERSION tarball (sha256 $have)"
+			step "rdma-core: warning: $src is not the pinned $RC_NAME tarball (sha256 $have)"
 	fi
 	# A workbench on another base (an older pin) keeps its commits in the
 	# base repo: move both aside rather than delete them.
@@ -60,7 +60,7 @@ if [ "$(base_head)" != "$RC_BASE_COMMIT" ]; then
 	fi
 	make_base_repo "$src"
 	[ "$(base_head)" = "$RC_BASE_COMMIT" ] ||
-		die "rdma-core base commit $(base_head) is not the pinned $RC_BASE_COMMIT: $src is not rdma-core v$RC_VERSION"
+		die "rdma-core base commit $(base_head) is not the pinned $RC_BASE_COMMIT: $src is not rdma-core $RC_NAME"
 fi
 
 state="$RC_TREE.applied"
