@@ -32,7 +32,7 @@ git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_REF" "$SERIES_REF" -- '*
 [ -s "$out/series-functions.txt" ] || die "no object of the series' files in $KBUILD"
 
 kunit() { # LOG QEMU-ARGS KERNEL-ARGS GLOB
-	(cd "$TREE" && python3 tools/testing/kunit/kunit.py exec --arch=x86_64 \
+	(cd "$TREE" && kunit_py exec --arch=x86_64 \
 		--build_dir="$KBUILD" --timeout=2400 --qemu_args="$2" \
 		--kernel_args="$3" --raw_output=all "$4" > "$1" 2>&1) || true
 	python3 "$TREE/tools/testing/kunit/kunit.py" parse < "$1" > "${1%.log}-results.log" 2>&1 || true

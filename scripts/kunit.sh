@@ -5,7 +5,7 @@
 # kmemleak or WARN report, fails.
 source "$(dirname "$0")/lib.sh"
 
-kunit() { python3 "$TREE/tools/testing/kunit/kunit.py" "$@"; }
+kunit() { kunit_py "$@"; }
 
 "$TOP/scripts/kernel.sh"
 

@@ -30,6 +30,9 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
 export CCACHE_DEPEND=1
 KCC="ccache gcc"
 
+# kunit.py exec through QEMU with TCG only (scripts/tcg/ says why)
+kunit_py() { PATH="$TOP/scripts/tcg:$PATH" python3 "$TREE/tools/testing/kunit/kunit.py" "$@"; }
+
 # A step and how far along it is, so long runs are readable in CI logs.
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

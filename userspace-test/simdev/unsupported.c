@@ -53,7 +53,7 @@ struct ib_mr *xrc_sim_get_dma_mr(struct ib_pd *ibpd, int access)
 }
 
 struct ib_mr *xrc_sim_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				  u64 virt_addr, int access,
+				  u64 virt_addr, int access, XRC_SIM_DMAH_ARG
 				  struct ib_udata *udata)
 {
 	return ERR_PTR(-EOPNOTSUPP);

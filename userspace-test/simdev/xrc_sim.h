@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
@@ -165,8 +166,14 @@ int xrc_sim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int xrc_sim_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int xrc_sim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 struct ib_mr *xrc_sim_get_dma_mr(struct ib_pd *ibpd, int access);
+/* reg_user_mr() takes a DMA handle since Linux 6.17 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define XRC_SIM_DMAH_ARG struct ib_dmah *dmah,
+#else
+#define XRC_SIM_DMAH_ARG
+#endif
 struct ib_mr *xrc_sim_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				  u64 virt_addr, int access,
+				  u64 virt_addr, int access, XRC_SIM_DMAH_ARG
 				  struct ib_udata *udata);
 int xrc_sim_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
