@@ -32,7 +32,8 @@ void xrc_sim_device_init(struct xrc_sim_dev *sdev)
 int xrc_sim_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 			 struct ib_udata *udata)
 {
-	if (udata->inlen || udata->outlen)
+	/* The core queries the device at registration without a udata */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 
 	memset(attr, 0, sizeof(*attr));

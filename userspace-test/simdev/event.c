@@ -9,9 +9,12 @@
  * does exactly that, for the QP-affiliated event types only, and from
  * hard interrupt context: the handler runs in an irq_work callback (a
  * self-IPI on x86), so lockdep and the atomic-sleep checks see the path
- * a device interrupt takes.  The writer waits until the handler has
- * returned, so an event is queued on every file by the time the debugfs
- * write completes.
+ * a device interrupt takes.  The irq_work is an ordinary one, not a
+ * HARD one: like a driver's interrupt handler it would be threaded on
+ * PREEMPT_RT, so it may take spinlock_t locks, as the core's shared-QP
+ * handler does (lockdep's raw lock nesting check holds it to that).  The
+ * writer waits until the handler has returned, so an event is queued on
+ * every file by the time the debugfs write completes.
  */
 
 #include <linux/irq_work.h>
@@ -64,7 +67,7 @@ static void xrc_sim_raise_in_irq(struct irq_work *work)
 int xrc_sim_inject_qp_event(struct xrc_sim_dev *sdev, u32 qpn, u32 type)
 {
 	struct xrc_sim_irq_event ev = {
-		.work = IRQ_WORK_INIT_HARD(xrc_sim_raise_in_irq),
+		.work = IRQ_WORK_INIT(xrc_sim_raise_in_irq),
 	};
 
 	if (!xrc_sim_event_is_qp_affiliated(type))
