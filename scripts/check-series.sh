@@ -71,10 +71,12 @@ fi
 # compiler and sparse, and this script (its make command lines). The same
 # key gives the same log, so a patch built before is not built again; its
 # findings are still compared, and kernel-doc still run, every time.
-# kernel-doc's findings on FILE under DIR, without line numbers
+# kernel-doc's findings on FILE under DIR, without line numbers, in both
+# of its formats: "FILE:LINE: ..." (the perl script) and "Warning:
+# FILE:LINE ..." (the python one of newer trees)
 kdoc() { # DIR FILE
 	(cd "$1" && "$CHECK_TREE/scripts/kernel-doc" -none "$2" 2>&1 || true) |
-		sed -E 's/^([^:]+):[0-9]+:/\1:/'
+		sed -E 's/^([^: ]+):[0-9]+:/\1:/; s/^([A-Za-z]+: [^: ]+):[0-9]+ /\1 /'
 }
 
 tools=$(gcc --version | head -1; sparse --version 2>&1 | head -1; ccache --version | head -1)
