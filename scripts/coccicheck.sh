@@ -32,9 +32,10 @@ reports_of() { # FILE OUTDIR
 			-e 's/(at|on) line [0-9]+/\1 line N/g' | sort
 }
 
-# The spatch command line scripts/coccicheck gives each rule for M=FILE,
-# one per line (printf %q) in $WORK/record/commands, recorded by a stand-in
-# spatch that runs nothing
+# The spatch command line scripts/coccicheck gives each rule for M=DIR,
+# the directory of FILE (7.3's kbuild takes no file as M=), one per
+# line (printf %q) in $WORK/record/commands, recorded by a stand-in spatch
+# that runs nothing; check_files replaces its --dir
 record_commands() { # DIR FILE
 	local rec="$WORK/record"
 	mkdir -p "$rec"
@@ -49,7 +50,7 @@ record_commands() { # DIR FILE
 	# J=1: no --jobs; check_files runs the rules side by side instead (a
 	# rule's files are few, often one)
 	(cd "$1" && SPATCH_RECORD="$rec/commands" make -s coccicheck MODE=report J=1 \
-		M="$2" SPATCH="$rec/spatch" > "$rec/log" 2>&1) ||
+		M="$(dirname "$2")" SPATCH="$rec/spatch" > "$rec/log" 2>&1) ||
 		{ cat "$rec/log"; die "make coccicheck (recording) failed"; }
 	[ -s "$rec/commands" ] || { cat "$rec/log"; die "make coccicheck ran no rule"; }
 }
@@ -76,9 +77,12 @@ check_files() { # DIR FILE:BLOB...
 		n=$((n + 1))
 		# the rule's grep query, cached by the rule's content
 		local q
-		q="$WORK/queries/$(sha1sum < "$dir/$rule" | cut -c1-16)-$virt"
+		# relative to the tree, or absolute (7.3's scripts/coccicheck)
+		local rule_path=$rule
+		[ "${rule#/}" != "$rule" ] || rule_path=$dir/$rule
+		q="$WORK/queries/$(sha1sum < "$rule_path" | cut -c1-16)-$virt"
 		if [ ! -f "$q" ]; then
-			spatch --parse-cocci "$dir/$rule" -D "$virt" > "$q.all" 2>&1 || true
+			spatch --parse-cocci "$rule_path" -D "$virt" > "$q.all" 2>&1 || true
 			sed -n '/^No grep query/p; /^Grep query/,$p' "$q.all" > "$q"
 			rm -f "$q.all"
 		fi
