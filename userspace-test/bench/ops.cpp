@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace xrc_bench {
@@ -36,9 +37,19 @@ int Command::send(int fd) const {
   return static_cast<std::size_t>(n) == bytes_.size() ? 0 : EIO;
 }
 
-static ib_uverbs_reg_xrc_rcv_qp reg_req(std::uint32_t xrcd, ib_uverbs_reg_xrc_rcv_qp_resp* r) {
-  return wire::make_reg(xrcd, 0, r);
+void IoctlCall::set_u32(std::size_t index, std::uint32_t v) {
+  auto* attrs = reinterpret_cast<ib_uverbs_attr*>(reinterpret_cast<std::byte*>(buf_.data()) +
+                                                  sizeof(ib_uverbs_ioctl_hdr));
+  std::memcpy(&attrs[index].data, &v, sizeof v);
 }
+
+int IoctlCall::send(int fd) {
+  return ::ioctl(fd, RDMA_VERBS_IOCTL, buf_.data()) == 0 ? 0 : errno;
+}
+
+// The attributes' positions in the encoded calls (wire:: orders them by id)
+constexpr std::size_t kRegNumAt = 1;    // XRCD, NUM, RESP_NUM
+constexpr std::size_t kUnregNumAt = 1;  // XRCD, NUM
 
 static ib_uverbs_open_qp open_req(std::uint32_t xrcd, ib_uverbs_create_qp_resp* r) {
   ib_uverbs_open_qp c{};
@@ -71,24 +82,34 @@ static ib_uverbs_query_port port_req(ib_uverbs_query_port_resp* r) {
 
 Ops::Ops(ContextRef ctx, std::uint32_t xrcd)
     : fd_(ctx.cmd_fd),
-      reg_(IB_USER_VERBS_CMD_REG_XRC_RCV_QP, reg_req(xrcd, &reg_resp_), sizeof reg_resp_),
-      unreg_(IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, wire::make_unreg(xrcd, 0), 0),
+      reg_(UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_REG_RCV_QP,
+           wire::reg_rcv_qp_attrs(xrcd, 0, &reg_resp_)),
+      create_new_(UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_REG_RCV_QP,
+                  wire::create_rcv_qp_attrs(xrcd, &reg_resp_)),
+      unreg_(UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_UNREG_RCV_QP,
+             wire::unreg_rcv_qp_attrs(xrcd, 0)),
       open_(IB_USER_VERBS_CMD_OPEN_QP, open_req(xrcd, &open_resp_), sizeof open_resp_),
       create_(IB_USER_VERBS_CMD_CREATE_QP, create_req(xrcd, &create_resp_), sizeof create_resp_),
       destroy_(IB_USER_VERBS_CMD_DESTROY_QP, destroy_req(&destroy_resp_), sizeof destroy_resp_),
       query_port_(IB_USER_VERBS_CMD_QUERY_PORT, port_req(&port_resp_), sizeof port_resp_) {}
 
-int Ops::reg(std::uint32_t qp_num, std::uint32_t* out) {
-  reg_.set_u32(offsetof(ib_uverbs_reg_xrc_rcv_qp, qp_num), qp_num);
-  reg_resp_.qp_num = IB_UVERBS_XRC_RCV_QPN_NEW;
-  if (const int e = reg_.send(fd_)) return e;
-  if (reg_resp_.qp_num == IB_UVERBS_XRC_RCV_QPN_NEW) return EPROTO;
-  if (out) *out = reg_resp_.qp_num;
+int Ops::reg(std::optional<std::uint32_t> qp_num, std::uint32_t* out) {
+  // A number no QP has: a create must overwrite it
+  constexpr std::uint32_t kNoAnswer = 0xffffffffU;
+  reg_resp_ = kNoAnswer;
+  if (qp_num) {
+    reg_.set_u32(kRegNumAt, *qp_num);
+    if (const int e = reg_.send(fd_)) return e;
+  } else if (const int e = create_new_.send(fd_)) {
+    return e;
+  }
+  if (!qp_num && reg_resp_ == kNoAnswer) return EPROTO;
+  if (out) *out = reg_resp_;
   return 0;
 }
 
 int Ops::unreg(std::uint32_t qp_num) {
-  unreg_.set_u32(offsetof(ib_uverbs_unreg_xrc_rcv_qp, qp_num), qp_num);
+  unreg_.set_u32(kUnregNumAt, qp_num);
   return unreg_.send(fd_);
 }
 
@@ -113,7 +134,7 @@ int Ops::destroy_qp(std::uint32_t handle) {
 
 int Ops::query_port() { return query_port_.send(fd_); }
 
-std::uint32_t Ops::must_reg(std::uint32_t qp_num) {
+std::uint32_t Ops::must_reg(std::optional<std::uint32_t> qp_num) {
   std::uint32_t n = 0;
   if (const int e = reg(qp_num, &n)) fail("REG_XRC_RCV_QP", e);
   return n;

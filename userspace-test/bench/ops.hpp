@@ -1,8 +1,10 @@
 // The commands the bench times, each encoded once by the library's own
-// wire encoder and then only patched and written: the timed loops make no
-// allocation and no copy beyond write(2) itself, so what is measured is the
-// kernel.  `xrc_bench --self-test` checks that these bytes are exactly the
-// ones xrcrcv::cmd:: sends.
+// wire encoder and then only patched and sent: REG and UNREG as the XRCD
+// ioctl methods (RDMA_VERBS_IOCTL; the only way they reach the kernel),
+// OPEN_QP, CREATE_QP, DESTROY_QP and QUERY_PORT as write commands.  The
+// timed loops make no allocation and no copy beyond the system call
+// itself, so what is measured is the kernel.  `xrc_bench --self-test`
+// checks that these bytes are exactly the ones xrcrcv::cmd:: encodes.
 #pragma once
 
 #include <xrcrcv/xrcrcv.hpp>
@@ -10,7 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -38,6 +42,24 @@ class Command {
   xrcrcv::wire::Bytes bytes_;
 };
 
+// Header + attributes of one ioctl method call, 8-aligned for
+// RDMA_VERBS_IOCTL.
+class IoctlCall {
+ public:
+  IoctlCall(std::uint16_t object_id, std::uint16_t method_id,
+            std::span<const ib_uverbs_attr> attrs)
+      : buf_(xrcrcv::wire::encode_ioctl(object_id, method_id, attrs)) {}
+
+  // Patch the inline data of attribute `index` (a PTR_IN of 4 bytes).
+  void set_u32(std::size_t index, std::uint32_t v);
+  // ioctl(2) on `fd`: 0, or the errno.
+  [[nodiscard]] int send(int fd);
+  [[nodiscard]] std::span<const std::uint64_t> words() const { return buf_; }
+
+ private:
+  std::vector<std::uint64_t> buf_;
+};
+
 // The timed commands of one (uverbs file, XRCD handle).  Responses land in
 // members, which the encoded commands point at: neither copyable nor movable.
 class Ops {
@@ -47,7 +69,8 @@ class Ops {
   Ops& operator=(const Ops&) = delete;
 
   // Each returns 0 or the errno; the caller decides what is expected.
-  int reg(std::uint32_t qp_num, std::uint32_t* out_qp_num);
+  // qp_num == xrcrcv::kNewRcvQp: REG without a number (create).
+  int reg(std::optional<std::uint32_t> qp_num, std::uint32_t* out_qp_num);
   int unreg(std::uint32_t qp_num);
   int open_qp(std::uint32_t qp_num, std::uint32_t* out_handle);
   int create_qp(std::uint32_t* out_handle, std::uint32_t* out_qp_num);
@@ -55,15 +78,16 @@ class Ops {
   int query_port();
 
   // Same, throwing Fatal on any error.
-  std::uint32_t must_reg(std::uint32_t qp_num);
+  std::uint32_t must_reg(std::optional<std::uint32_t> qp_num);
   void must_unreg(std::uint32_t qp_num);
   std::uint32_t must_open_qp(std::uint32_t qp_num);
   std::uint32_t must_create_qp(std::uint32_t* out_qp_num = nullptr);
   void must_destroy_qp(std::uint32_t handle);
   void must_query_port();
 
-  [[nodiscard]] const Command& reg_cmd() const { return reg_; }
-  [[nodiscard]] const Command& unreg_cmd() const { return unreg_; }
+  [[nodiscard]] const IoctlCall& reg_cmd() const { return reg_; }
+  [[nodiscard]] const IoctlCall& create_cmd() const { return create_new_; }
+  [[nodiscard]] const IoctlCall& unreg_cmd() const { return unreg_; }
   [[nodiscard]] const Command& open_qp_cmd() const { return open_; }
   [[nodiscard]] const Command& create_qp_cmd() const { return create_; }
   [[nodiscard]] const Command& destroy_qp_cmd() const { return destroy_; }
@@ -71,12 +95,13 @@ class Ops {
 
  private:
   int fd_;
-  ib_uverbs_reg_xrc_rcv_qp_resp reg_resp_{};
+  std::uint32_t reg_resp_ = 0;
   ib_uverbs_create_qp_resp open_resp_{};
   ib_uverbs_create_qp_resp create_resp_{};
   ib_uverbs_destroy_qp_resp destroy_resp_{};
   ib_uverbs_query_port_resp port_resp_{};
-  Command reg_, unreg_, open_, create_, destroy_, query_port_;
+  IoctlCall reg_, create_new_, unreg_;
+  Command open_, create_, destroy_, query_port_;
 };
 
 // One uverbs file (GET_CONTEXT) with its handle on the shared XRCD.  The
@@ -112,7 +137,8 @@ class File {
 };
 
 // Device-free checks of the encoding (against xrcrcv::cmd:: through a
-// pipe), the statistics and the JSON writer.  Returns the exit status.
+// pipe, and the library's ioctl encoding), the statistics and the JSON
+// writer.  Returns the exit status.
 int self_test();
 
 }  // namespace xrc_bench

@@ -15,7 +15,7 @@ namespace xrc_bench {
 
 namespace {
 
-constexpr std::uint32_t kNew = IB_UVERBS_XRC_RCV_QPN_NEW;
+constexpr auto kNew = xrcrcv::kNewRcvQp;  // REG without a number: create
 
 double us(std::int64_t ns, long ops) { return static_cast<double>(ns) / 1e3 / static_cast<double>(ops); }
 

@@ -28,7 +28,7 @@ namespace xrc_bench {
 
 namespace {
 
-constexpr std::uint32_t kNew = IB_UVERBS_XRC_RCV_QPN_NEW;
+constexpr auto kNew = xrcrcv::kNewRcvQp;  // REG without a number: create
 
 Row row(std::string id, std::string section, std::string label, std::string unit,
         const std::vector<double>& v) {

@@ -22,78 +22,53 @@ Status execute(ContextRef ctx, std::uint32_t command, std::span<const std::byte>
 
 namespace {
 // The raw commands have no ibv_xrcd to hand libibverbs: Transport::verbs
-// goes through xrcrcv::ibverbs (ibverbs.hpp), never silently over write.
+// goes through xrcrcv::ibverbs (ibverbs.hpp), never silently over ioctl.
 constexpr int kVerbsNeedAnIbvXrcd = EOPNOTSUPP;
+// No QP has this number (>= 2^24): REG's answer before the kernel's.
+constexpr std::uint32_t kNoAnswer = 0xffffffffU;
 }  // namespace
 
 namespace cmd {
 
 Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
-                                     std::uint32_t qp_num, Transport t) {
-  constexpr auto kCmd = IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
-  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
-  std::uint32_t answer = qp_num;
-  if (t == Transport::ioctl) {
-    // Prefilled with the sentinel: a create that "succeeds" without
-    // writing the number is caught below.
-    answer = IB_UVERBS_XRC_RCV_QPN_NEW;
-    const auto attrs = wire::reg_rcv_qp_attrs(xrcd_handle, qp_num, &answer);
-    if (auto st = detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_REG_RCV_QP,
-                                        attrs, kCmd);
-        !st)
-      return std::unexpected(st.error());
-    if (answer == IB_UVERBS_XRC_RCV_QPN_NEW) return std::unexpected(ioctl_error(kCmd, EPROTO));
-    return answer;
-  }
-  // Prefilled with the request: a REG of an existing number may leave the
-  // number as it is, but a create must overwrite the sentinel.
-  ib_uverbs_reg_xrc_rcv_qp_resp resp{qp_num, 0};
-  const auto c = wire::make_reg(xrcd_handle, qp_num, &resp);
-  if (auto st = detail::execute(ctx, kCmd, wire::as_bytes(c), sizeof resp); !st)
+                                     std::optional<std::uint32_t> qp_num, Transport t) {
+  constexpr auto kCmd = kCmdRegXrcRcvQp;
+  if (t == Transport::verbs) return std::unexpected(ioctl_error(kCmd, kVerbsNeedAnIbvXrcd));
+  // A REG of a number answers that number; a create must overwrite the
+  // prefilled number no QP has, or it is caught below.
+  std::uint32_t answer = qp_num.value_or(kNoAnswer);
+  if (auto st = raw::ioctl_reg_xrc_rcv_qp(ctx, xrcd_handle, qp_num, &answer); !st)
     return std::unexpected(st.error());
-  if (resp.qp_num == IB_UVERBS_XRC_RCV_QPN_NEW) return std::unexpected(command_error(kCmd, EPROTO));
-  return resp.qp_num;
+  if (!qp_num && answer == kNoAnswer) return std::unexpected(ioctl_error(kCmd, EPROTO));
+  return answer;
 }
 
 Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                         Transport t) {
-  constexpr auto kCmd = IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP;
-  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
-  if (t == Transport::ioctl)
-    return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_UNREG_RCV_QP,
-                                 wire::unreg_rcv_qp_attrs(xrcd_handle, qp_num), kCmd);
-  const auto c = wire::make_unreg(xrcd_handle, qp_num);
-  return detail::execute(ctx, kCmd, wire::as_bytes(c), 0);
+  constexpr auto kCmd = kCmdUnregXrcRcvQp;
+  if (t == Transport::verbs) return std::unexpected(ioctl_error(kCmd, kVerbsNeedAnIbvXrcd));
+  return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_UNREG_RCV_QP,
+                               wire::unreg_rcv_qp_attrs(xrcd_handle, qp_num), kCmd);
 }
 
 Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                          const QpAttr& attr, QpAttrMask mask, Transport t) {
   if (t == Transport::verbs)
-    return std::unexpected(command_error(IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, kVerbsNeedAnIbvXrcd));
-  if (t == Transport::ioctl) {
-    // The attribute is MODIFY_QP's own struct; its qp_handle is unused (0).
-    const auto m = encode_modify_qp(0, attr, mask);
-    return raw::ioctl_modify_xrc_rcv_qp(ctx, xrcd_handle, qp_num, m);
-  }
-  const auto c = encode_modify_xrc_rcv_qp(xrcd_handle, qp_num, attr, mask);
-  return detail::execute(ctx, IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, wire::as_bytes(c), 0);
+    return std::unexpected(ioctl_error(kCmdModifyXrcRcvQp, kVerbsNeedAnIbvXrcd));
+  // The attribute is MODIFY_QP's own struct; its qp_handle is unused (0).
+  const auto m = encode_modify_qp(0, attr, mask);
+  return raw::ioctl_modify_xrc_rcv_qp(ctx, xrcd_handle, qp_num, m);
 }
 
 Result<QpAttr> query_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                                 QpAttrMask mask, Transport t) {
-  constexpr auto kCmd = IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP;
-  if (t == Transport::verbs) return std::unexpected(command_error(kCmd, kVerbsNeedAnIbvXrcd));
+  constexpr auto kCmd = kCmdQueryXrcRcvQp;
+  if (t == Transport::verbs) return std::unexpected(ioctl_error(kCmd, kVerbsNeedAnIbvXrcd));
   ib_uverbs_query_qp_resp resp{};
-  if (t == Transport::ioctl) {
-    const auto attrs = wire::query_rcv_qp_attrs(xrcd_handle, qp_num, to_bits(mask), &resp);
-    if (auto st = detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_QUERY_RCV_QP,
-                                        attrs, kCmd);
-        !st)
-      return std::unexpected(st.error());
-    return decode_query_resp(resp);
-  }
-  const auto c = wire::make_query(xrcd_handle, qp_num, to_bits(mask), &resp);
-  if (auto st = detail::execute(ctx, kCmd, wire::as_bytes(c), sizeof resp); !st)
+  const auto attrs = wire::query_rcv_qp_attrs(xrcd_handle, qp_num, to_bits(mask), &resp);
+  if (auto st = detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_QUERY_RCV_QP,
+                                      attrs, kCmd);
+      !st)
     return std::unexpected(st.error());
   return decode_query_resp(resp);
 }
@@ -190,26 +165,6 @@ Status write_bytes(ContextRef ctx, std::span<const std::byte> bytes) {
 Status send(ContextRef ctx, std::uint32_t command, std::span<const std::byte> body,
             std::uint16_t out_words, std::span<const std::byte> trailing) {
   return detail::execute(ctx, command, body, std::size_t{out_words} * 4, trailing);
-}
-
-Status reg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_reg_xrc_rcv_qp& c,
-                      std::span<const std::byte> trailing, std::uint16_t out_words) {
-  return send_struct(ctx, IB_USER_VERBS_CMD_REG_XRC_RCV_QP, c, out_words, trailing);
-}
-
-Status unreg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_unreg_xrc_rcv_qp& c,
-                        std::span<const std::byte> trailing) {
-  return send_struct(ctx, IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, c, 0, trailing);
-}
-
-Status modify_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_modify_xrc_rcv_qp& c,
-                         std::span<const std::byte> trailing) {
-  return send_struct(ctx, IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, c, 0, trailing);
-}
-
-Status query_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_query_xrc_rcv_qp& c,
-                        std::span<const std::byte> trailing, std::uint16_t out_words) {
-  return send_struct(ctx, IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP, c, out_words, trailing);
 }
 
 }  // namespace raw

@@ -19,10 +19,10 @@ std::string_view command_name(std::uint32_t command) {
     case IB_USER_VERBS_CMD_OPEN_XRCD: return "OPEN_XRCD";
     case IB_USER_VERBS_CMD_CLOSE_XRCD: return "CLOSE_XRCD";
     case IB_USER_VERBS_CMD_OPEN_QP: return "OPEN_QP";
-    case IB_USER_VERBS_CMD_REG_XRC_RCV_QP: return "REG_XRC_RCV_QP";
-    case IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP: return "UNREG_XRC_RCV_QP";
-    case IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP: return "MODIFY_XRC_RCV_QP";
-    case IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP: return "QUERY_XRC_RCV_QP";
+    case kCmdRegXrcRcvQp: return "REG_XRC_RCV_QP";
+    case kCmdUnregXrcRcvQp: return "UNREG_XRC_RCV_QP";
+    case kCmdModifyXrcRcvQp: return "MODIFY_XRC_RCV_QP";
+    case kCmdQueryXrcRcvQp: return "QUERY_XRC_RCV_QP";
     default: return "UNKNOWN";
   }
 }
@@ -61,12 +61,12 @@ std::string_view errno_name(int e) {
 }
 
 Error command_error(std::uint32_t command, int errnum) {
-  return Error{errnum, command, std::string(command_name(command)), Transport::write};
+  return Error{errnum, command, std::string(command_name(command)), std::nullopt};
 }
 
 Error ioctl_error(std::uint32_t command, int errnum) {
   return Error{errnum, command,
-               std::string(command == kNotACommand ? "IOCTL" : command_name(command)),
+               std::string(command_name(command) == "UNKNOWN" ? "IOCTL" : command_name(command)),
                Transport::ioctl};
 }
 
@@ -75,7 +75,7 @@ Error verbs_error(std::uint32_t command, std::string_view verb, int errnum) {
 }
 
 Error sys_error(std::string_view what, int errnum) {
-  return Error{errnum, kNotACommand, std::string(what), Transport::write};
+  return Error{errnum, kNotACommand, std::string(what), std::nullopt};
 }
 
 std::string Error::message() const {
@@ -86,9 +86,12 @@ std::string Error::message() const {
                                 : std::string(command_name(command)) + " (libibverbs " + s + ")";
   } else if (transport == Transport::ioctl) {
     s += " (ioctl";
-    if (command >= IB_USER_VERBS_CMD_REG_XRC_RCV_QP && command <= IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP)
-      s += " XRCD method " + std::to_string(command - IB_USER_VERBS_CMD_REG_XRC_RCV_QP +
-                                            UVERBS_METHOD_XRCD_REG_RCV_QP);
+    if (is_ioctl_method_command(command)) {
+      const auto object = (command >> 16) & 0x3fffU;
+      s += object == UVERBS_OBJECT_XRCD ? std::string(" XRCD")
+                                        : " object " + std::to_string(object);
+      s += " method " + std::to_string(command & 0xffffU);
+    }
     s += ")";
   } else if (command != kNotACommand) {
     s += " (cmd " + std::to_string(command) + ")";

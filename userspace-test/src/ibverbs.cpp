@@ -17,7 +17,9 @@ namespace xrcrcv::ibverbs {
 static_assert(IBV_QP_STATE == to_bits(QpAttrMask::State));
 static_assert(IBV_QP_AV == to_bits(QpAttrMask::Av));
 static_assert(IBV_QP_DEST_QPN == to_bits(QpAttrMask::DestQpn));
-static_assert(IBV_XRC_RCV_QPN_NEW == IB_UVERBS_XRC_RCV_QPN_NEW);
+// libibverbs' "create" number; the kernel uAPI has none (REG without a
+// number creates), libibverbs translates.
+static_assert(IBV_XRC_RCV_QPN_NEW == 0xffffffffU);
 static_assert(IBV_XRC_QP_EVENT_FLAG == IB_UVERBS_XRC_QP_EVENT_FLAG);
 
 namespace {
@@ -130,7 +132,7 @@ Status Xrcd::close() {
 
 // ------------------------------------------------------------ the verbs
 Result<std::uint32_t> reg_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num) {
-  constexpr auto kCmd = IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
+  constexpr auto kCmd = kCmdRegXrcRcvQp;
   std::uint32_t n = qp_num;
   if (const int rc = ::ibv_reg_xrc_rcv_qp(&xrcd, &n); rc != 0)
     return std::unexpected(verbs_error(kCmd, "ibv_reg_xrc_rcv_qp", verb_errno(rc)));
@@ -142,7 +144,7 @@ Result<std::uint32_t> reg_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num) {
 Status unreg_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num) {
   if (const int rc = ::ibv_unreg_xrc_rcv_qp(&xrcd, qp_num); rc != 0)
     return std::unexpected(
-        verbs_error(IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, "ibv_unreg_xrc_rcv_qp", verb_errno(rc)));
+        verbs_error(kCmdUnregXrcRcvQp, "ibv_unreg_xrc_rcv_qp", verb_errno(rc)));
   return {};
 }
 
@@ -152,7 +154,7 @@ Status modify_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num, const QpAttr& att
   if (const int rc = ::ibv_modify_xrc_rcv_qp(&xrcd, qp_num, &a, static_cast<int>(to_bits(mask)));
       rc != 0)
     return std::unexpected(
-        verbs_error(IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP, "ibv_modify_xrc_rcv_qp", verb_errno(rc)));
+        verbs_error(kCmdModifyXrcRcvQp, "ibv_modify_xrc_rcv_qp", verb_errno(rc)));
   return {};
 }
 
@@ -163,7 +165,7 @@ Result<QpAttr> query_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num, QpAttrMask
                                             &init);
       rc != 0)
     return std::unexpected(
-        verbs_error(IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP, "ibv_query_xrc_rcv_qp", verb_errno(rc)));
+        verbs_error(kCmdQueryXrcRcvQp, "ibv_query_xrc_rcv_qp", verb_errno(rc)));
   auto out = from_ibv(a);
   // libibverbs reports the capabilities in init_attr, as ibv_query_qp().
   out.cap = {init.cap.max_send_wr, init.cap.max_recv_wr, init.cap.max_send_sge,

@@ -43,11 +43,21 @@ Status ioctl_buffer(ContextRef ctx, std::span<std::uint64_t> buffer, std::uint32
   return detail::execute_ioctl_buffer(ctx, buffer, command);
 }
 
+Status xrcd_method(ContextRef ctx, std::uint16_t method_id, std::span<const ib_uverbs_attr> attrs) {
+  return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, method_id, attrs,
+                               ioctl_method_command(UVERBS_OBJECT_XRCD, method_id));
+}
+
+Status ioctl_reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
+                            std::optional<std::uint32_t> qp_num, std::uint32_t* resp_num) {
+  return xrcd_method(ctx, UVERBS_METHOD_XRCD_REG_RCV_QP,
+                     wire::reg_rcv_qp_attrs(xrcd_handle, qp_num, resp_num));
+}
+
 Status ioctl_modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle, std::uint32_t qp_num,
                                const ib_uverbs_modify_qp& m) {
-  return detail::execute_ioctl(ctx, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_MODIFY_RCV_QP,
-                               wire::modify_rcv_qp_attrs(xrcd_handle, qp_num, &m),
-                               IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP);
+  return xrcd_method(ctx, UVERBS_METHOD_XRCD_MODIFY_RCV_QP,
+                     wire::modify_rcv_qp_attrs(xrcd_handle, qp_num, &m));
 }
 
 }  // namespace raw

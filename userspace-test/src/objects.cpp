@@ -54,7 +54,9 @@ std::uint32_t Xrcd::release() {
 
 // ------------------------------------------------------ RcvQpRegistration
 Result<RcvQpRegistration> RcvQpRegistration::create(XrcdRef xrcd, Transport t) {
-  return reg(std::move(xrcd), IB_UVERBS_XRC_RCV_QPN_NEW, t);
+  auto n = cmd::reg_xrc_rcv_qp(xrcd.ctx, xrcd.handle, kNewRcvQp, t);
+  if (!n) return std::unexpected(n.error());
+  return RcvQpRegistration(std::move(xrcd), *n, t);
 }
 
 Result<RcvQpRegistration> RcvQpRegistration::reg(XrcdRef xrcd, std::uint32_t qp_num,

@@ -83,10 +83,9 @@ AddressVector from_dest(const ib_uverbs_qp_dest& d) {
 }
 
 namespace {
-// MODIFY_XRC_RCV_QP and MODIFY_QP carry the same fields after their
-// object identification; one template fills both.
-template <class Cmd>
-void fill_modify_fields(Cmd& c, const QpAttr& a, QpAttrMask mask) {
+// MODIFY_QP's struct, which MODIFY_RCV_QP carries as its attribute too
+// (with qp_handle 0).
+void fill_modify_fields(ib_uverbs_modify_qp& c, const QpAttr& a, QpAttrMask mask) {
   fill_dest(c.dest, a.ah_attr);
   fill_dest(c.alt_dest, a.alt_ah_attr);
   c.attr_mask = to_bits(mask);
@@ -115,16 +114,6 @@ void fill_modify_fields(Cmd& c, const QpAttr& a, QpAttrMask mask) {
   c.reserved[1] = 0;
 }
 }  // namespace
-
-ib_uverbs_modify_xrc_rcv_qp encode_modify_xrc_rcv_qp(std::uint32_t xrcd_handle,
-                                                     std::uint32_t qp_num, const QpAttr& a,
-                                                     QpAttrMask mask) {
-  ib_uverbs_modify_xrc_rcv_qp c{};
-  c.xrcd_handle = xrcd_handle;
-  c.qp_num = qp_num;
-  fill_modify_fields(c, a, mask);
-  return c;
-}
 
 ib_uverbs_modify_qp encode_modify_qp(std::uint32_t qp_handle, const QpAttr& a, QpAttrMask mask) {
   ib_uverbs_modify_qp c{};

@@ -33,32 +33,6 @@ ib_uverbs_cmd_hdr decode_hdr(std::span<const std::byte> buf) {
   return h;
 }
 
-ib_uverbs_reg_xrc_rcv_qp make_reg(std::uint32_t xrcd_handle, std::uint32_t qp_num,
-                                  ib_uverbs_reg_xrc_rcv_qp_resp* resp) {
-  ib_uverbs_reg_xrc_rcv_qp c{};
-  c.response = user_ptr(resp);
-  c.xrcd_handle = xrcd_handle;
-  c.qp_num = qp_num;
-  return c;
-}
-
-ib_uverbs_unreg_xrc_rcv_qp make_unreg(std::uint32_t xrcd_handle, std::uint32_t qp_num) {
-  ib_uverbs_unreg_xrc_rcv_qp c{};
-  c.xrcd_handle = xrcd_handle;
-  c.qp_num = qp_num;
-  return c;
-}
-
-ib_uverbs_query_xrc_rcv_qp make_query(std::uint32_t xrcd_handle, std::uint32_t qp_num,
-                                      std::uint32_t attr_mask, ib_uverbs_query_qp_resp* resp) {
-  ib_uverbs_query_xrc_rcv_qp c{};
-  c.response = user_ptr(resp);
-  c.xrcd_handle = xrcd_handle;
-  c.qp_num = qp_num;
-  c.attr_mask = attr_mask;
-  return c;
-}
-
 // ------------------------------------------------------------- ioctl
 namespace ioctl_attr {
 
@@ -100,7 +74,27 @@ ib_uverbs_attr out_ptr(std::uint16_t id, void* p, std::size_t len) {
   return a;
 }
 
+ib_uverbs_attr not_mandatory(ib_uverbs_attr a) {
+  a.flags = static_cast<__u16>(a.flags & ~UVERBS_ATTR_F_MANDATORY);
+  return a;
+}
+
 }  // namespace ioctl_attr
+
+std::vector<ib_uverbs_attr> without_attr(std::span<const ib_uverbs_attr> attrs,
+                                         std::uint16_t id) {
+  std::vector<ib_uverbs_attr> out;
+  for (const auto& a : attrs)
+    if (a.attr_id != id) out.push_back(a);
+  return out;
+}
+
+std::vector<ib_uverbs_attr> with_attr(std::span<const ib_uverbs_attr> attrs,
+                                      const ib_uverbs_attr& extra) {
+  std::vector<ib_uverbs_attr> out(attrs.begin(), attrs.end());
+  out.push_back(extra);
+  return out;
+}
 
 std::vector<std::uint64_t> encode_ioctl(std::uint16_t object_id, std::uint16_t method_id,
                                         std::span<const ib_uverbs_attr> attrs,
@@ -140,6 +134,23 @@ std::array<ib_uverbs_attr, 3> reg_rcv_qp_attrs(std::uint32_t xrcd_handle, std::u
   return {ioctl_attr::idr(UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE, xrcd_handle),
           ioctl_attr::in_u32(UVERBS_ATTR_REG_RCV_QP_NUM, qp_num),
           ioctl_attr::out_ptr(UVERBS_ATTR_REG_RCV_QP_RESP_NUM, resp_num, sizeof *resp_num)};
+}
+
+std::array<ib_uverbs_attr, 2> create_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                 std::uint32_t* resp_num) {
+  return {ioctl_attr::idr(UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE, xrcd_handle),
+          ioctl_attr::out_ptr(UVERBS_ATTR_REG_RCV_QP_RESP_NUM, resp_num, sizeof *resp_num)};
+}
+
+std::vector<ib_uverbs_attr> reg_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                            std::optional<std::uint32_t> qp_num,
+                                            std::uint32_t* resp_num) {
+  if (!qp_num) {
+    const auto a = create_rcv_qp_attrs(xrcd_handle, resp_num);
+    return {a.begin(), a.end()};
+  }
+  const auto a = reg_rcv_qp_attrs(xrcd_handle, *qp_num, resp_num);
+  return {a.begin(), a.end()};
 }
 
 std::array<ib_uverbs_attr, 2> unreg_rcv_qp_attrs(std::uint32_t xrcd_handle,

@@ -1,7 +1,8 @@
 // One function per uverbs command used here.  Each builds the exact wire
-// struct, writes it on the command fd and decodes the response.  The four
-// XRC receive-QP verbs go over either transport (transport.hpp): write()
-// of commands 41-44, or RDMA_VERBS_IOCTL with the XRCD methods 1-4.
+// struct or attributes, sends them on the command fd and decodes the
+// response.  The four XRC receive-QP verbs are the XRCD ioctl methods 1-4
+// (RDMA_VERBS_IOCTL); the mainline commands (OPEN_XRCD, CREATE_QP, ...)
+// are write() commands, as libibverbs sends them.
 #pragma once
 
 #include <xrcrcv/context.hpp>
@@ -12,6 +13,7 @@
 #include <xrcrcv/wire.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace xrcrcv {
@@ -22,23 +24,30 @@ struct QpHandle {
   std::uint32_t qp_num = 0;
 };
 
+// REG's "create a new receive QP": no number (the method is sent without
+// UVERBS_ATTR_REG_RCV_QP_NUM).  Any number, 0xffffffff included, is a
+// number to register.  (libibverbs keeps IBV_XRC_RCV_QPN_NEW at its level.)
+inline constexpr std::nullopt_t kNewRcvQp = std::nullopt;
+
 namespace cmd {
 
-// --- the four XRC receive-QP commands ---------------------------------
-// REG: qp_num == IB_UVERBS_XRC_RCV_QPN_NEW creates; returns the QP number
-// (EPROTO if a create "succeeded" without answering a number).
+// --- the four XRC receive-QP methods (ioctl) ----------------------------
+// `t` is Transport::ioctl; Transport::verbs is refused with EOPNOTSUPP
+// (libibverbs names an XRCD by its ibv_xrcd: see ibverbs.hpp).
+// REG: qp_num == kNewRcvQp creates; returns the QP number (EPROTO if the
+// kernel "succeeded" without answering one).
 [[nodiscard]] Result<std::uint32_t> reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
-                                                   std::uint32_t qp_num,
-                                                   Transport t = Transport::write);
+                                                   std::optional<std::uint32_t> qp_num,
+                                                   Transport t = Transport::ioctl);
 [[nodiscard]] Status unreg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
-                                      std::uint32_t qp_num, Transport t = Transport::write);
+                                      std::uint32_t qp_num, Transport t = Transport::ioctl);
 [[nodiscard]] Status modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
                                        std::uint32_t qp_num, const QpAttr& attr,
-                                       QpAttrMask mask, Transport t = Transport::write);
+                                       QpAttrMask mask, Transport t = Transport::ioctl);
 [[nodiscard]] Result<QpAttr> query_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
                                               std::uint32_t qp_num,
                                               QpAttrMask mask = QpAttrMask::AllStandard,
-                                              Transport t = Transport::write);
+                                              Transport t = Transport::ioctl);
 
 // --- existing commands (write) ----------------------------------------
 // OPEN_XRCD with `fd` (-1: no inode) and oflags (O_CREAT, O_EXCL).
@@ -64,7 +73,8 @@ namespace raw {
 
 // write(2) `bytes` on the command fd as they are.  Success means write()
 // returned the full count; errors carry the command number read from the
-// first 4 bytes (if there are that many).
+// first 4 bytes (if there are that many).  (For the write commands the
+// kernel no longer has, e.g. 41-44 of series v3, and malformed headers.)
 [[nodiscard]] Status write_bytes(ContextRef ctx, std::span<const std::byte> bytes);
 
 // Header with consistent in_words for body+trailing, the given out_words.
@@ -77,31 +87,28 @@ template <class T>
   return send(ctx, command, wire::as_bytes(body), out_words, trailing);
 }
 
-// The four commands with a caller-made struct (garbage allowed) and
-// optional trailing bytes; responses land where the struct points.
-[[nodiscard]] Status reg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_reg_xrc_rcv_qp& c,
-                                    std::span<const std::byte> trailing = {},
-                                    std::uint16_t out_words = sizeof(ib_uverbs_reg_xrc_rcv_qp_resp) / 4);
-[[nodiscard]] Status unreg_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_unreg_xrc_rcv_qp& c,
-                                      std::span<const std::byte> trailing = {});
-[[nodiscard]] Status modify_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_modify_xrc_rcv_qp& c,
-                                       std::span<const std::byte> trailing = {});
-[[nodiscard]] Status query_xrc_rcv_qp(ContextRef ctx, const ib_uverbs_query_xrc_rcv_qp& c,
-                                      std::span<const std::byte> trailing = {},
-                                      std::uint16_t out_words = sizeof(ib_uverbs_query_qp_resp) / 4);
-
 // --- ioctl ------------------------------------------------------------
 // RDMA_VERBS_IOCTL of `object_id`/`method_id` with these attributes
 // (wire::ioctl_attr::* makes them), header made consistent (length,
-// num_attrs).  Errors carry `command` (the write command doing the same,
-// or kNotACommand) and Transport::ioctl.  The attributes are copied; the
-// kernel's output flags are not reported back.
+// num_attrs).  Errors carry `command` (ioctl_method_command() of the
+// method, e.g. kCmdRegXrcRcvQp, or kNotACommand) and Transport::ioctl.
+// The attributes are copied; the kernel's output flags are not reported
+// back.
 [[nodiscard]] Status ioctl(ContextRef ctx, std::uint16_t object_id, std::uint16_t method_id,
                            std::span<const ib_uverbs_attr> attrs,
                            std::uint32_t command = kNotACommand, std::uint32_t driver_id = 0);
 // RDMA_VERBS_IOCTL of a caller-made buffer (header + attributes), as is.
 [[nodiscard]] Status ioctl_buffer(ContextRef ctx, std::span<std::uint64_t> buffer,
                                   std::uint32_t command = kNotACommand);
+// One of the four XRCD methods with caller-made attributes (garbage,
+// missing, unknown or extra ones allowed: wire::without_attr/with_attr).
+[[nodiscard]] Status xrcd_method(ContextRef ctx, std::uint16_t method_id,
+                                 std::span<const ib_uverbs_attr> attrs);
+// REG with the raw answer: `*resp_num` as the kernel left it (prefill it
+// to see whether it wrote).  qp_num == kNewRcvQp sends no NUM attribute.
+[[nodiscard]] Status ioctl_reg_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,
+                                          std::optional<std::uint32_t> qp_num,
+                                          std::uint32_t* resp_num);
 // MODIFY_RCV_QP with a caller-made ib_uverbs_modify_qp (garbage allowed:
 // a non-zero qp_handle or reserved[]).
 [[nodiscard]] Status ioctl_modify_xrc_rcv_qp(ContextRef ctx, std::uint32_t xrcd_handle,

@@ -84,7 +84,7 @@ class Xrcd {
   std::unique_ptr<ibv_xrcd, Close> xrcd_;
 };
 
-// --- the four verbs (errors: Transport::verbs, command 41-44) ----------
+// --- the four verbs (errors: Transport::verbs, command kCmd*XrcRcvQp) ---
 // qp_num == IBV_XRC_RCV_QPN_NEW creates; returns the QP number.
 [[nodiscard]] Result<std::uint32_t> reg_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num);
 [[nodiscard]] Status unreg_xrc_rcv_qp(ibv_xrcd& xrcd, std::uint32_t qp_num);

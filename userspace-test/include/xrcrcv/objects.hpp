@@ -59,19 +59,19 @@ class Xrcd {
 
 // One reference of this file on a receive QP.  Move-only; the destructor
 // sends UNREG (the last reference anywhere destroys the QP).  Every
-// command goes over the object's transport (set at creation, changeable:
-// a reference taken over write can be dropped over ioctl).
+// command goes over the object's transport: ioctl (Transport::verbs has
+// no ibv_xrcd here and is refused with EOPNOTSUPP; see ibverbs.hpp).
 class RcvQpRegistration {
  public:
-  // REG with IB_UVERBS_XRC_RCV_QPN_NEW: a new QP in RESET.
+  // REG without a number: a new QP in RESET.
   [[nodiscard]] static Result<RcvQpRegistration> create(XrcdRef xrcd,
-                                                        Transport t = Transport::write);
+                                                        Transport t = Transport::ioctl);
   // REG of an existing number: one more reference.
   [[nodiscard]] static Result<RcvQpRegistration> reg(XrcdRef xrcd, std::uint32_t qp_num,
-                                                     Transport t = Transport::write);
+                                                     Transport t = Transport::ioctl);
   // Adopt a reference made by other means (e.g. a raw REG).
   [[nodiscard]] static RcvQpRegistration adopt(XrcdRef xrcd, std::uint32_t qp_num,
-                                               Transport t = Transport::write) {
+                                               Transport t = Transport::ioctl) {
     return RcvQpRegistration(std::move(xrcd), qp_num, t);
   }
 
@@ -104,7 +104,7 @@ class RcvQpRegistration {
   XrcdRef xrcd_;
   std::uint32_t qp_num_ = 0;
   bool owned_ = false;
-  Transport transport_ = Transport::write;
+  Transport transport_ = Transport::ioctl;
 };
 
 }  // namespace xrcrcv

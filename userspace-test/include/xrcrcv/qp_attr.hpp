@@ -1,5 +1,6 @@
 // Typed QP attributes and attribute mask, and their translation to and
-// from the uverbs wire structs (MODIFY_[XRC_RCV_]QP, QUERY_[XRC_RCV_]QP).
+// from the uverbs wire structs (MODIFY_QP and QUERY_QP, whose structs the
+// XRCD methods MODIFY_RCV_QP and QUERY_RCV_QP carry as attributes).
 #pragma once
 
 #include <xrcrcv/uapi.h>
@@ -161,11 +162,10 @@ struct RtsParams {
 // Any state -> RESET or ERR: STATE only.
 [[nodiscard]] QpModify to_state_only(QpState s);
 
-// Wire translation.
+// Wire translation.  MODIFY_RCV_QP's attribute is MODIFY_QP's struct, with
+// qp_handle 0.
 void fill_dest(ib_uverbs_qp_dest& d, const AddressVector& av);
 [[nodiscard]] AddressVector from_dest(const ib_uverbs_qp_dest& d);
-[[nodiscard]] ib_uverbs_modify_xrc_rcv_qp encode_modify_xrc_rcv_qp(
-    std::uint32_t xrcd_handle, std::uint32_t qp_num, const QpAttr& a, QpAttrMask mask);
 [[nodiscard]] ib_uverbs_modify_qp encode_modify_qp(std::uint32_t qp_handle, const QpAttr& a,
                                                    QpAttrMask mask);
 [[nodiscard]] QpAttr decode_query_resp(const ib_uverbs_query_qp_resp& r);

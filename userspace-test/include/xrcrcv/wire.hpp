@@ -1,7 +1,8 @@
-// Encoding of legacy uverbs write commands: ib_uverbs_cmd_hdr + struct
-// (+ trailing driver_data), and of ioctl calls: ib_uverbs_ioctl_hdr +
-// ib_uverbs_attr[].  Pure functions, no system calls, so the host unit
-// tests can check every byte.
+// Encoding of uverbs write commands (the mainline ones this library
+// sends: OPEN_XRCD, CREATE_QP, ...): ib_uverbs_cmd_hdr + struct (+
+// trailing bytes), and of ioctl calls: ib_uverbs_ioctl_hdr +
+// ib_uverbs_attr[] (the XRCD methods).  Pure functions, no system calls,
+// so the host unit tests can check every byte.
 #pragma once
 
 #include <xrcrcv/uapi.h>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -50,19 +52,12 @@ template <class T>
 // Reads a header back (for tests and the raw CLI path).
 [[nodiscard]] ib_uverbs_cmd_hdr decode_hdr(std::span<const std::byte> buf);
 
-// The command structs of the four new commands, zero-filled.
-[[nodiscard]] ib_uverbs_reg_xrc_rcv_qp make_reg(std::uint32_t xrcd_handle, std::uint32_t qp_num,
-                                                ib_uverbs_reg_xrc_rcv_qp_resp* resp);
-[[nodiscard]] ib_uverbs_unreg_xrc_rcv_qp make_unreg(std::uint32_t xrcd_handle,
-                                                    std::uint32_t qp_num);
-[[nodiscard]] ib_uverbs_query_xrc_rcv_qp make_query(std::uint32_t xrcd_handle,
-                                                    std::uint32_t qp_num, std::uint32_t attr_mask,
-                                                    ib_uverbs_query_qp_resp* resp);
-
 // ------------------------------------------------------------- ioctl
 // One attribute each, as rdma-core's fill_attr_*() makes them.  Every
 // attribute is sent with UVERBS_ATTR_F_MANDATORY: a kernel that does not
-// know it must refuse the call instead of ignoring it.
+// know it must refuse the call instead of ignoring it.  (The flag says
+// "refuse me if unknown", not "the method needs me": REG's optional
+// number carries it too.)
 namespace ioctl_attr {
 // IDR attribute: an object handle in data, len 0.
 [[nodiscard]] ib_uverbs_attr idr(std::uint16_t id, std::uint32_t handle);
@@ -72,7 +67,17 @@ namespace ioctl_attr {
 [[nodiscard]] ib_uverbs_attr in_ptr(std::uint16_t id, const void* p, std::size_t len);
 // PTR_OUT: the kernel writes up to len bytes at p.
 [[nodiscard]] ib_uverbs_attr out_ptr(std::uint16_t id, void* p, std::size_t len);
+// The same attribute without UVERBS_ATTR_F_MANDATORY (a kernel that does
+// not know its id ignores it).
+[[nodiscard]] ib_uverbs_attr not_mandatory(ib_uverbs_attr a);
 }  // namespace ioctl_attr
+
+// Attribute lists for the bad-input cases: `attrs` without the attribute
+// of id `id` (all of them, if repeated), or with `extra` appended.
+[[nodiscard]] std::vector<ib_uverbs_attr> without_attr(std::span<const ib_uverbs_attr> attrs,
+                                                       std::uint16_t id);
+[[nodiscard]] std::vector<ib_uverbs_attr> with_attr(std::span<const ib_uverbs_attr> attrs,
+                                                    const ib_uverbs_attr& extra);
 
 // Header (length, object, method, num_attrs, driver_id; reserved 0) and
 // attributes, in an 8-aligned buffer ready for RDMA_VERBS_IOCTL.
@@ -83,10 +88,18 @@ namespace ioctl_attr {
 [[nodiscard]] ib_uverbs_ioctl_hdr decode_ioctl_hdr(std::span<const std::uint64_t> buf);
 [[nodiscard]] std::vector<ib_uverbs_attr> decode_ioctl_attrs(std::span<const std::uint64_t> buf);
 
-// The attributes of the four XRCD methods (v3), in attribute id order.
+// The attributes of the four XRCD methods, in attribute id order.
+// REG of the QP `qp_num`: XRCD, NUM, RESP_NUM.
 [[nodiscard]] std::array<ib_uverbs_attr, 3> reg_rcv_qp_attrs(std::uint32_t xrcd_handle,
                                                             std::uint32_t qp_num,
                                                             std::uint32_t* resp_num);
+// REG that creates: XRCD and RESP_NUM, no NUM.
+[[nodiscard]] std::array<ib_uverbs_attr, 2> create_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                               std::uint32_t* resp_num);
+// Either, by qp_num (std::nullopt: create).
+[[nodiscard]] std::vector<ib_uverbs_attr> reg_rcv_qp_attrs(std::uint32_t xrcd_handle,
+                                                          std::optional<std::uint32_t> qp_num,
+                                                          std::uint32_t* resp_num);
 [[nodiscard]] std::array<ib_uverbs_attr, 2> unreg_rcv_qp_attrs(std::uint32_t xrcd_handle,
                                                               std::uint32_t qp_num);
 [[nodiscard]] std::array<ib_uverbs_attr, 3> modify_rcv_qp_attrs(std::uint32_t xrcd_handle,

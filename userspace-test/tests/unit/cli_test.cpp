@@ -142,10 +142,10 @@ TEST(CliOptions, GlobalOptionsPrecedeTheStep) {
   EXPECT_EQ(o.tag, "B");
 }
 
-TEST(CliOptions, TransportIsWriteUnlessAskedForIoctl) {
+TEST(CliOptions, TransportIsIoctlTheOnlyOne) {
   Options o;
   std::ostringstream err;
-  EXPECT_EQ(o.transport, xrcrcv::Transport::write);
+  EXPECT_EQ(o.transport, xrcrcv::Transport::ioctl);
   const char* argv[] = {"xrc-rcv", "--transport", "ioctl", "info"};
   auto i = parse_global_options(4, const_cast<char**>(argv), o, err);
   ASSERT_TRUE(i);
@@ -153,6 +153,9 @@ TEST(CliOptions, TransportIsWriteUnlessAskedForIoctl) {
   EXPECT_EQ(o.transport, xrcrcv::Transport::ioctl);
   const char* bad[] = {"xrc-rcv", "--transport", "carrier-pigeon", "info"};
   EXPECT_FALSE(parse_global_options(4, const_cast<char**>(bad), o, err));
+  // series v3's write commands are gone: refused, not silently ioctl
+  const char* gone[] = {"xrc-rcv", "--transport", "write", "info"};
+  EXPECT_FALSE(parse_global_options(4, const_cast<char**>(gone), o, err));
 }
 
 TEST(CliOptions, UnknownOptionIsRejected) {

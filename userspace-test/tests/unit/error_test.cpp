@@ -15,11 +15,33 @@ namespace {
 using namespace xrcrcv;
 
 TEST(ErrorFormatting, CommandErrorNamesTheCommandItsNumberAndTheErrno) {
-  const auto e = command_error(IB_USER_VERBS_CMD_REG_XRC_RCV_QP, EINVAL);
+  const auto e = command_error(IB_USER_VERBS_CMD_OPEN_XRCD, EINVAL);
   EXPECT_EQ(e.errnum, EINVAL);
-  EXPECT_EQ(e.command, 41U);
-  EXPECT_EQ(e.what, "REG_XRC_RCV_QP");
-  EXPECT_EQ(e.message(), "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]");
+  EXPECT_EQ(e.command, 37U);
+  EXPECT_EQ(e.what, "OPEN_XRCD");
+  EXPECT_FALSE(e.transport.has_value());  // a write(2) command
+  EXPECT_EQ(e.message(), "OPEN_XRCD (cmd 37): Invalid argument [EINVAL]");
+}
+
+// Series v4 removed the write commands 41-44: the numbers name nothing
+// here any more, and the four verbs are named by their XRCD methods.
+TEST(ErrorFormatting, TheFormerWriteCommandNumbersNameNothing) {
+  for (std::uint32_t c : {41U, 42U, 43U, 44U}) EXPECT_EQ(command_name(c), "UNKNOWN") << c;
+}
+
+TEST(ErrorFormatting, TheFourVerbsAreIoctlMethodCommandsOfTheXrcd) {
+  EXPECT_EQ(kCmdRegXrcRcvQp, ioctl_method_command(UVERBS_OBJECT_XRCD, 1));
+  EXPECT_EQ(kCmdUnregXrcRcvQp, ioctl_method_command(UVERBS_OBJECT_XRCD, 2));
+  EXPECT_EQ(kCmdModifyXrcRcvQp, ioctl_method_command(UVERBS_OBJECT_XRCD, 3));
+  EXPECT_EQ(kCmdQueryXrcRcvQp, ioctl_method_command(UVERBS_OBJECT_XRCD, 4));
+  for (std::uint32_t c : {kCmdRegXrcRcvQp, kCmdUnregXrcRcvQp, kCmdModifyXrcRcvQp,
+                          kCmdQueryXrcRcvQp}) {
+    EXPECT_TRUE(is_ioctl_method_command(c));
+    EXPECT_GT(c, 0xffffU) << "never a write command number";
+    EXPECT_EQ(c & 0x80000000U, 0U) << "never an extended write command";
+  }
+  EXPECT_FALSE(is_ioctl_method_command(IB_USER_VERBS_CMD_OPEN_XRCD));
+  EXPECT_FALSE(is_ioctl_method_command(kNotACommand));
 }
 
 TEST(ErrorFormatting, SystemCallErrorHasNoCommandNumber) {
@@ -29,9 +51,10 @@ TEST(ErrorFormatting, SystemCallErrorHasNoCommandNumber) {
 }
 
 TEST(ErrorFormatting, EveryNewCommandHasAName) {
-  EXPECT_EQ(command_name(42), "UNREG_XRC_RCV_QP");
-  EXPECT_EQ(command_name(43), "MODIFY_XRC_RCV_QP");
-  EXPECT_EQ(command_name(44), "QUERY_XRC_RCV_QP");
+  EXPECT_EQ(command_name(kCmdRegXrcRcvQp), "REG_XRC_RCV_QP");
+  EXPECT_EQ(command_name(kCmdUnregXrcRcvQp), "UNREG_XRC_RCV_QP");
+  EXPECT_EQ(command_name(kCmdModifyXrcRcvQp), "MODIFY_XRC_RCV_QP");
+  EXPECT_EQ(command_name(kCmdQueryXrcRcvQp), "QUERY_XRC_RCV_QP");
   EXPECT_EQ(command_name(IB_USER_VERBS_CMD_CLOSE_XRCD), "CLOSE_XRCD");
   EXPECT_EQ(command_name(49), "UNKNOWN");
 }
@@ -57,7 +80,7 @@ TEST(ErrorFormatting, StreamsAsItsMessage) {
 }
 
 TEST(ErrorFormatting, ConvertsToAGenericErrorCode) {
-  EXPECT_EQ(command_error(41, EFAULT).code(), std::errc::bad_address);
+  EXPECT_EQ(ioctl_error(kCmdRegXrcRcvQp, EFAULT).code(), std::errc::bad_address);
 }
 
 // Error::what used to be a string_view: a name built at run time dangled
@@ -76,25 +99,28 @@ TEST(ErrorLifetime, WhatOutlivesTheStringItWasMadeFrom) {
 }
 
 TEST(ErrorLifetime, CopiesOutliveTheOriginal) {
-  std::optional<Error> a = command_error(41, EINVAL);
+  std::optional<Error> a = ioctl_error(kCmdRegXrcRcvQp, EINVAL);
   const Error b = *a;
   a.reset();
   EXPECT_EQ(b.what, "REG_XRC_RCV_QP");
-  EXPECT_EQ(b.message(), "REG_XRC_RCV_QP (cmd 41): Invalid argument [EINVAL]");
+  EXPECT_EQ(b.message(), "REG_XRC_RCV_QP (ioctl XRCD method 1): Invalid argument [EINVAL]");
 }
 
 TEST(ErrorFormatting, IoctlErrorNamesTheMethod) {
-  const auto e = ioctl_error(IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP, ENOENT);
+  const auto e = ioctl_error(kCmdUnregXrcRcvQp, ENOENT);
   EXPECT_EQ(e.transport, Transport::ioctl);
-  EXPECT_EQ(e.command, 42U);
+  EXPECT_EQ(e.command, kCmdUnregXrcRcvQp);
   EXPECT_EQ(e.message(), "UNREG_XRC_RCV_QP (ioctl XRCD method 2): No such file or directory [ENOENT]");
   EXPECT_EQ(errno_name(EPROTONOSUPPORT), "EPROTONOSUPPORT");
   EXPECT_EQ(errno_name(EACCES), "EACCES");
+  EXPECT_EQ(ioctl_error(ioctl_method_command(UVERBS_OBJECT_QP, 7), EINVAL).message(),
+            "IOCTL (ioctl object " + std::to_string(UVERBS_OBJECT_QP) +
+                " method 7): Invalid argument [EINVAL]");
 }
 
 TEST(ErrorResults, ErrnoOfIsZeroOnSuccessAndTheErrnoOnFailure) {
   Result<int> ok = 3;
-  Result<int> bad = std::unexpected(command_error(42, EINVAL));
+  Result<int> bad = std::unexpected(ioctl_error(kCmdUnregXrcRcvQp, EINVAL));
   EXPECT_EQ(errno_of(ok), 0);
   EXPECT_EQ(errno_of(bad), EINVAL);
 }

@@ -13,9 +13,9 @@ void ignores_every_fallible_call(ContextRef c, Context& ctx, Xrcd& x, RcvQpRegis
                                  const sim::Debugfs& d, UniqueFd& fd) {
   const QpAttr a;
   const ib_uverbs_modify_qp mq{};
-  const ib_uverbs_unreg_xrc_rcv_qp u{};
+  std::uint32_t n = 0;
   cmd::reg_xrc_rcv_qp(c, 1, 2);                                    // NODISCARD
-  cmd::reg_xrc_rcv_qp(c, 1, 2, Transport::ioctl);                  // NODISCARD
+  cmd::reg_xrc_rcv_qp(c, 1, kNewRcvQp, Transport::ioctl);          // NODISCARD
   cmd::unreg_xrc_rcv_qp(c, 1, 2);                                  // NODISCARD
   cmd::modify_xrc_rcv_qp(c, 1, 2, a, QpAttrMask::State);           // NODISCARD
   cmd::query_xrc_rcv_qp(c, 1, 2);                                  // NODISCARD
@@ -28,7 +28,8 @@ void ignores_every_fallible_call(ContextRef c, Context& ctx, Xrcd& x, RcvQpRegis
   cmd::modify_qp(c, 1, a, QpAttrMask::State);                      // NODISCARD
   raw::write_bytes(c, {});                                         // NODISCARD
   raw::send(c, 41, {}, 0);                                         // NODISCARD
-  raw::unreg_xrc_rcv_qp(c, u);                                     // NODISCARD
+  raw::xrcd_method(c, 2, {});                                      // NODISCARD
+  raw::ioctl_reg_xrc_rcv_qp(c, 1, kNewRcvQp, &n);                  // NODISCARD
   raw::ioctl(c, UVERBS_OBJECT_XRCD, 1, {});                        // NODISCARD
   raw::ioctl_modify_xrc_rcv_qp(c, 1, 2, mq);                       // NODISCARD
   Context::open("/dev/null");                                      // NODISCARD

@@ -2,7 +2,10 @@
 // destroyed in, cleanup reaches the file the object was made on and never
 // a file that reused its descriptor number.  (Seen before the fix: the
 // Context went first, a fresh file got the number, and the registration's
-// UNREG wrote 12 bytes into it.)
+// UNREG wrote 12 bytes into it.)  The UNREG is an ioctl now: on the pipe
+// it is captured (ioctl_capture.c) as a record of kCmdUnregXrcRcvQp; on a
+// regular file that reused the number it would fail, unseen, so what is
+// checked is that the pipe, not the fresh file, got it.
 #include <xrcrcv/xrcrcv.hpp>
 
 #include <gtest/gtest.h>
@@ -83,7 +86,7 @@ TEST_F(SharedOwnership, ObjectsThatOutliveTheContextNeverWriteIntoAReusedDescrip
   bool eof = false;
   const auto cmds = drain(rd_, &eof);
   const std::vector<std::uint32_t> want = {IB_USER_VERBS_CMD_OPEN_XRCD,
-                                           IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP,
+                                           kCmdUnregXrcRcvQp,
                                            IB_USER_VERBS_CMD_CLOSE_XRCD};
   EXPECT_EQ(cmds, want);
   EXPECT_TRUE(eof) << "the last object's destruction must close the file";
@@ -98,7 +101,7 @@ TEST_F(SharedOwnership, ExplicitContextCloseKeepsTheFileOpenForItsObjects) {
   ASSERT_TRUE(r.unreg());  // still reaches the pipe
   EXPECT_EQ(size_of(fresh), 0);
   bool eof = false;
-  EXPECT_EQ(drain(rd_, &eof), std::vector<std::uint32_t>{IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP});
+  EXPECT_EQ(drain(rd_, &eof), std::vector<std::uint32_t>{kCmdUnregXrcRcvQp});
   EXPECT_TRUE(eof) << "a successful unreg leaves nothing to send: the share goes";
 }
 
@@ -130,7 +133,7 @@ TEST_F(SharedOwnership, MovedContextKeepsTheShareAndTheObjectsWork) {
   EXPECT_EQ(moved.sharers(), 1);
   ASSERT_TRUE(r.unreg());
   bool eof = false;
-  EXPECT_EQ(drain(rd_, &eof), std::vector<std::uint32_t>{IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP});
+  EXPECT_EQ(drain(rd_, &eof), std::vector<std::uint32_t>{kCmdUnregXrcRcvQp});
   EXPECT_FALSE(eof);  // `moved` still holds it
 }
 

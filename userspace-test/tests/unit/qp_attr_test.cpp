@@ -52,15 +52,15 @@ TEST(QpTransitions, ResetAndErrorNeedOnlyTheStateBit) {
   EXPECT_EQ(to_state_only(QpState::Reset).attr.qp_state, QpState::Reset);
 }
 
-TEST(ModifyEncoding, PutsHandleNumberMaskAndEveryFieldInPlace) {
+// MODIFY_RCV_QP's attribute is MODIFY_QP's struct with qp_handle 0.
+TEST(ModifyEncoding, PutsMaskAndEveryFieldInPlaceWithAZeroQpHandle) {
   auto m = xrc_tgt_to_rtr({.port = 1, .dlid = 9, .dest_qp_num = 0xabcdef, .rq_psn = 77,
                            .path_mtu = Mtu::Mtu2048, .max_dest_rd_atomic = 4,
                            .min_rnr_timer = 3});
   m.attr.ah_attr.dgid[15] = 0x5a;
   m.attr.ah_attr.is_global = true;
-  const auto c = encode_modify_xrc_rcv_qp(11, 0x1234, m.attr, m.mask);
-  EXPECT_EQ(c.xrcd_handle, 11U);
-  EXPECT_EQ(c.qp_num, 0x1234U);
+  const auto c = encode_modify_qp(0, m.attr, m.mask);
+  EXPECT_EQ(c.qp_handle, 0U);
   EXPECT_EQ(c.attr_mask, to_bits(m.mask));
   EXPECT_EQ(c.qp_state, 2);
   EXPECT_EQ(c.path_mtu, 4);
@@ -76,13 +76,15 @@ TEST(ModifyEncoding, PutsHandleNumberMaskAndEveryFieldInPlace) {
   EXPECT_EQ(c.reserved[1], 0);
 }
 
-TEST(ModifyEncoding, XrcAndPlainModifyCarryIdenticalAttributeBytes) {
+TEST(ModifyEncoding, TheQpHandleIsTheOnlyDifferenceBetweenTwoHandles) {
   const auto m = xrc_tgt_to_init({.port = 1, .pkey_index = 3, .access = 7});
-  const auto x = encode_modify_xrc_rcv_qp(1, 2, m.attr, m.mask);
+  const auto x = encode_modify_qp(0, m.attr, m.mask);
   const auto p = encode_modify_qp(5, m.attr, m.mask);
   EXPECT_EQ(p.qp_handle, 5U);
   EXPECT_EQ(std::memcmp(&x.dest, &p.dest, 64), 0);
-  EXPECT_EQ(std::memcmp(&x.attr_mask, &p.attr_mask, 116 - 72), 0);
+  EXPECT_EQ(std::memcmp(&x.attr_mask, &p.attr_mask,
+                        sizeof x - offsetof(ib_uverbs_modify_qp, attr_mask)),
+            0);
 }
 
 TEST(QueryDecoding, ReadsEveryFieldOfTheResponse) {

@@ -4,7 +4,7 @@
 int xrc_uapi_c_check(void);
 int xrc_uapi_c_check(void)
 {
-	struct ib_uverbs_reg_xrc_rcv_qp reg = { .qp_num = IB_UVERBS_XRC_RCV_QPN_NEW };
+	struct ib_uverbs_attr num = { .attr_id = UVERBS_ATTR_REG_RCV_QP_NUM };
 
-	return (int)(reg.qp_num & IB_UVERBS_XRC_QP_EVENT_FLAG) + IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
+	return (int)(num.attr_id & IB_UVERBS_XRC_QP_EVENT_FLAG) + UVERBS_METHOD_XRCD_REG_RCV_QP;
 }

@@ -73,7 +73,7 @@ bool file_exists(const std::string& p) {
 
 void print_usage(std::ostream& o) {
   o << "usage: xrc-rcv [--device PATH] [--xrcd-file PATH] [--tag NAME] [--keep-going]\n"
-       "               [--transport write|ioctl]   (default write)\n"
+       "               [--transport ioctl]         (the only one)\n"
        "               STEP [ARGS...]          run one step\n"
        "       xrc-rcv [opts] run \"STEP; STEP; ...\"   run a script in one context\n"
        "       xrc-rcv [opts] shell            read steps from stdin, line by line\n"
@@ -82,8 +82,8 @@ void print_usage(std::ostream& o) {
        "use `run`/`shell` to keep the context open across steps.\n"
        "\n"
        "steps (QPN: number, 0x-hex, @FILE holding a number, or omitted = last QP):\n"
-       "  create                    REG with IB_UVERBS_XRC_RCV_QPN_NEW: new QP in RESET\n"
-       "  reg QPN|new               REG: take one more reference\n"
+       "  create                    REG without a QP number: new QP in RESET\n"
+       "  reg QPN|new               REG: take one more reference (new: create)\n"
        "  unreg [QPN]               UNREG: drop one reference\n"
        "  query [QPN]               QUERY and print the attributes\n"
        "  modify [QPN] --state S [--port N --pkey-index N --access N --path-mtu N\n"
@@ -136,12 +136,12 @@ std::optional<int> parse_global_options(int argc, char** argv, Options& opts, st
       const char* v = value("--transport");
       if (!v) return std::nullopt;
       const std::string_view t(v);
-      if (t == "write") {
-        opts.transport = Transport::write;
-      } else if (t == "ioctl") {
+      // The verbs go over ioctl only (series v4 removed the write
+      // commands); the option stays so that scripts may name it.
+      if (t == "ioctl") {
         opts.transport = Transport::ioctl;
       } else {
-        err << "xrc-rcv: --transport is write or ioctl, not " << t << "\n";
+        err << "xrc-rcv: --transport is ioctl (the only one), not " << t << "\n";
         return std::nullopt;
       }
     } else if (a == "--keep-going" || a == "-k") {
@@ -220,13 +220,12 @@ int Session::ensure_open() {
 }
 
 std::optional<std::uint32_t> Session::resolve_qpn(const std::vector<std::string>& w,
-                                                  std::size_t i, bool allow_new) {
+                                                  std::size_t i) {
   if (i >= w.size() || w[i].starts_with("--") || w[i] == "$") {
     if (!current_) err_ << "xrc-rcv: no QP number given and no current QP\n";
     return current_;
   }
   const std::string& a = w[i];
-  if (allow_new && a == "new") return IB_UVERBS_XRC_RCV_QPN_NEW;
   if (a.starts_with("@")) {
     std::ifstream f(a.substr(1));
     std::string s;
@@ -257,9 +256,10 @@ int Session::step_create() {
 }
 
 int Session::step_reg(const std::vector<std::string>& w) {
-  auto q = resolve_qpn(w, 1, true);
+  // "new" creates; any number, 0xffffffff too, is a number to register
+  if (w.size() > 1 && w[1] == "new") return step_create();
+  auto q = resolve_qpn(w, 1);
   if (!q) return 2;
-  if (*q == IB_UVERBS_XRC_RCV_QPN_NEW) return step_create();
   if (int rc = ensure_open()) return rc;
   auto r = RcvQpRegistration::reg(*xrcd_, *q, opts_.transport);
   if (!r) return fail(r.error());

@@ -20,7 +20,7 @@ struct Options {
   std::string xrcd_file = "/tmp/xrc-rcv.xrcd";
   std::string tag;          // printed as "[tag] " before each line
   bool keep_going = false;  // go on after a failed step
-  Transport transport = Transport::write;  // how the four verbs are sent
+  Transport transport = Transport::ioctl;  // how the four verbs are sent (ioctl only)
 };
 
 // Global options from argv; returns the index of the first non-option or
@@ -52,8 +52,7 @@ class Session {
   int ensure_open();
   std::ostream& line();
   int fail(const Error& e);
-  std::optional<std::uint32_t> resolve_qpn(const std::vector<std::string>& w, std::size_t i,
-                                           bool allow_new = false);
+  std::optional<std::uint32_t> resolve_qpn(const std::vector<std::string>& w, std::size_t i);
   int step_create();
   int step_reg(const std::vector<std::string>& w);
   int step_unreg(const std::vector<std::string>& w);
