@@ -1,6 +1,8 @@
-// A seeded fuzzer over the four commands.  Each call gets random handles,
-// numbers, attributes, lengths, reserved fields, trailing bytes and
-// response pointers.  A model of this file's references predicts the
+// A seeded fuzzer over the four XRCD methods (ioctl).  Each call gets
+// random handles, numbers (or none: create), attributes, a missing
+// mandatory attribute, unknown ones (mandatory or not), attribute
+// lengths and reserved fields, MODIFY's reserved fields and trailing
+// bytes, and response pointers.  A model of this file's references predicts the
 // outcome of every well-formed REG/UNREG/QUERY; malformed calls must fail
 // with an errno from the contract and change nothing, which the xrc_sim
 // counters and the final unwinding verify.
@@ -61,14 +63,15 @@ class Fuzzer {
     if (r < 9) return x2_;
     return u32();
   }
-  std::uint32_t pick_qpn() {
+  // std::nullopt: REG without a number (create)
+  std::optional<std::uint32_t> pick_qpn() {
     const auto r = rng_() % 100;
-    if (r < 25 && model_.size() < 48) return IB_UVERBS_XRC_RCV_QPN_NEW;
+    if (r < 25 && model_.size() < 48) return std::nullopt;
     if (r < 60 && !model_.empty()) return pick(model_).first;
     if (r < 75) return pick(others_);
     if (r < 85 && !dead_.empty()) return pick(dead_);
     if (r < 95) return u32() % k2Pow24;
-    return u32() | k2Pow24;
+    return u32() | k2Pow24;  // 0xffffffff among them: a number like any other
   }
   [[nodiscard]] bool valid_xrcd(std::uint32_t x) const { return x == me_.h() || x == x2_; }
   // Xrcd of a live receive QP with this number, if any is known.
@@ -82,23 +85,19 @@ class Fuzzer {
     return it != model_.end() && it->second.xrcd == x && it->second.refs > 0;
   }
 
-  // The mutations of one call.
+  // The mutations of one call; `malformed` says what makes it so.
   struct Shape {
-    bool truncate = false;
-    std::size_t keep = 0;
-    std::vector<std::byte> trailing;
-    bool trailing_nonzero = false;
-    bool bad_response = false;
-    bool short_out = false;
+    std::vector<ib_uverbs_attr> attrs;
+    std::string malformed;   // empty: well formed
+    std::string note;        // well-formed variations (an unknown optional attribute)
   };
-  // `min_size`: a body shorter than this is incomplete (truncation keeps
-  // less); trailing bytes go after `body_size`.
-  Shape shape(std::size_t body_size, bool has_response, std::size_t min_size);
-  Status send(std::uint32_t command, std::span<const std::byte> body, std::size_t resp_bytes,
-              const Shape& s);
-  std::uint64_t response_addr(void* good, const Shape& s) {
-    if (!s.bad_response) return wire::user_ptr(good);
-    return chance(50) ? 0 : wire::user_ptr(ro_);
+  // Mutates `attrs` of a method whose PTR_OUT (if any) is at `out_index`
+  // and points at `good` of `out_len` bytes; `droppable`: the ids of its
+  // mandatory attributes.
+  Shape shape(std::vector<ib_uverbs_attr> attrs, std::optional<std::size_t> out_index,
+              std::size_t out_len, std::span<const std::uint16_t> droppable);
+  Status send(std::uint16_t method, const Shape& s) {
+    return raw::xrcd_method(me_.ctx, method, s.attrs);
   }
 
   std::optional<std::string> check_failure_errno(const Status& r, const std::string& what);
@@ -113,41 +112,48 @@ class Fuzzer {
   std::map<std::string, long> stats_;
 };
 
-Fuzzer::Shape Fuzzer::shape(std::size_t body_size, bool has_response, std::size_t min_size) {
-  (void)body_size;
+Fuzzer::Shape Fuzzer::shape(std::vector<ib_uverbs_attr> attrs,
+                            std::optional<std::size_t> out_index, std::size_t out_len,
+                            std::span<const std::uint16_t> droppable) {
   Shape s;
-  if (chance(8)) {
-    s.truncate = true;
-    s.keep = (rng_() % (min_size / 4)) * 4;  // shorter, still whole words
-    return s;
-  }
-  if (chance(15)) {
-    s.trailing.resize(8 * (1 + rng_() % 8));
-    if (chance(50)) {
-      s.trailing[rng_() % s.trailing.size()] = std::byte{static_cast<unsigned char>(1 + rng_() % 255)};
-      s.trailing_nonzero = true;
-    }
-  }
-  if (has_response) {
-    s.bad_response = chance(5);
-    s.short_out = chance(5);
+  s.attrs = std::move(attrs);
+  const auto r = rng_() % 100;
+  if (r < 6 && !droppable.empty()) {
+    const auto id = droppable[rng_() % droppable.size()];
+    s.attrs = wire::without_attr(s.attrs, id);
+    s.malformed = " no-attr-" + std::to_string(id);
+  } else if (r < 10) {
+    const auto id = static_cast<std::uint16_t>(5 + rng_() % 20);  // none of the methods has it
+    s.attrs.push_back(wire::ioctl_attr::in_u32(id, u32()));
+    s.malformed = " unknown-mandatory-" + std::to_string(id);
+  } else if (r < 14) {
+    const auto id = static_cast<std::uint16_t>(5 + rng_() % 20);
+    s.attrs.push_back(wire::ioctl_attr::not_mandatory(wire::ioctl_attr::in_u32(id, u32())));
+    s.note = " unknown-optional-" + std::to_string(id);
+  } else if (r < 18 && s.attrs.size() > 1) {
+    // a PTR attribute (never the IDR at 0) with a non-zero reserved field
+    s.attrs[1 + rng_() % (s.attrs.size() - 1)].attr_data.reserved =
+        static_cast<__u16>(1 + rng_() % 0xffff);
+    s.malformed = " attr-reserved!=0";
+  } else if (r < 23 && out_index) {
+    auto& o = s.attrs[*out_index];
+    o.data = chance(50) ? 0 : wire::user_ptr(ro_);
+    s.malformed = " badresp";
+  } else if (r < 28 && out_index) {
+    s.attrs[*out_index].len = static_cast<__u16>(rng_() % out_len);
+    s.malformed = " shortout";
   }
   return s;
-}
-
-Status Fuzzer::send(std::uint32_t command, std::span<const std::byte> body,
-                    std::size_t resp_bytes, const Shape& s) {
-  const std::size_t out = s.short_out ? (rng_() % (resp_bytes / 4)) * 4 : resp_bytes;
-  if (s.truncate) return raw::send(me_.ctx, command, body.first(s.keep), static_cast<std::uint16_t>(out / 4));
-  return raw::send(me_.ctx, command, body, static_cast<std::uint16_t>(out / 4), s.trailing);
 }
 
 std::optional<std::string> Fuzzer::check_failure_errno(const Status& r, const std::string& what) {
   if (r) return std::nullopt;
   switch (r.error().errnum) {
     case EINVAL:
+    case ENOENT:           // a handle that names no object of the file
     case EFAULT:
-    case ENOSPC:
+    case EPROTONOSUPPORT:  // an unknown mandatory attribute
+    case EOPNOTSUPP:       // non-zero bytes after MODIFY's struct
     case ENOMEM:
     case EOVERFLOW:
       return std::nullopt;
@@ -157,16 +163,24 @@ std::optional<std::string> Fuzzer::check_failure_errno(const Status& r, const st
 }
 
 std::optional<std::string> Fuzzer::step() {
-  std::uint32_t command = IB_USER_VERBS_CMD_REG_XRC_RCV_QP + static_cast<std::uint32_t>(rng_() % 4);
+  std::uint32_t command = kCmdRegXrcRcvQp + static_cast<std::uint32_t>(rng_() % 4);
   std::uint32_t x = pick_xrcd();
-  std::uint32_t q = pick_qpn();
+  const std::optional<std::uint32_t> picked = pick_qpn();
+  // Only REG can go without a number; the others take one at random.
+  if (!picked && command != kCmdRegXrcRcvQp) command = kCmdRegXrcRcvQp;
+  const bool create = !picked;
+  const std::uint32_t q = picked.value_or(0);
   // Keep reference counts small: a REG of a QP already held often becomes
   // an UNREG of it.  Every step makes exactly one call.
-  if (command == IB_USER_VERBS_CMD_REG_XRC_RCV_QP && holds(x, q) && model_[q].refs > 16)
-    command = IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP;
+  if (command == kCmdRegXrcRcvQp && !create && holds(x, q) && model_[q].refs > 16)
+    command = kCmdUnregXrcRcvQp;
 
   std::ostringstream d;
-  d << command_name(command) << " xrcd=" << x << " qpn=0x" << std::hex << q << std::dec;
+  d << command_name(command) << " xrcd=" << x;
+  if (create)
+    d << " (no number)";
+  else
+    d << " qpn=0x" << std::hex << q << std::dec;
   std::optional<std::string> err;
   Status r;
   bool well_formed = true;
@@ -174,73 +188,96 @@ std::optional<std::string> Fuzzer::step() {
   bool query_unknown_mask = false;
 
   switch (command) {
-    case IB_USER_VERBS_CMD_REG_XRC_RCV_QP: {
-      ib_uverbs_reg_xrc_rcv_qp_resp resp{};
-      auto s = shape(sizeof(ib_uverbs_reg_xrc_rcv_qp), true, sizeof(ib_uverbs_reg_xrc_rcv_qp));
-      auto c = wire::make_reg(x, q, nullptr);
-      c.response = response_addr(&resp, s);
-      r = send(command, wire::as_bytes(c), sizeof resp, s);
-      well_formed = !s.truncate && !s.trailing_nonzero && !s.bad_response && !s.short_out;
-      d << (s.truncate ? " truncated" : "") << (s.trailing_nonzero ? " tail!=0" : "")
-        << (s.bad_response ? " badresp" : "") << (s.short_out ? " shortout" : "");
-      if (r) new_qpn = resp.qp_num;
+    case kCmdRegXrcRcvQp: {
+      std::uint32_t resp = 0xffffffffU;
+      Shape s;
+      if (create) {
+        const auto a = wire::create_rcv_qp_attrs(x, &resp);
+        static constexpr std::uint16_t kMandatory[] = {UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE,
+                                                       UVERBS_ATTR_REG_RCV_QP_RESP_NUM};
+        s = shape({a.begin(), a.end()}, 1, sizeof resp, kMandatory);
+      } else {
+        const auto a = wire::reg_rcv_qp_attrs(x, q, &resp);
+        static constexpr std::uint16_t kMandatory[] = {UVERBS_ATTR_REG_RCV_QP_XRCD_HANDLE,
+                                                       UVERBS_ATTR_REG_RCV_QP_RESP_NUM};
+        s = shape({a.begin(), a.end()}, 2, sizeof resp, kMandatory);
+      }
+      r = send(UVERBS_METHOD_XRCD_REG_RCV_QP, s);
+      well_formed = s.malformed.empty();
+      d << s.malformed << s.note;
+      if (r) new_qpn = resp;
       break;
     }
-    case IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP: {
-      auto s = shape(sizeof(ib_uverbs_unreg_xrc_rcv_qp), false, sizeof(ib_uverbs_unreg_xrc_rcv_qp));
-      r = send(command, wire::as_bytes(wire::make_unreg(x, q)), 0, s);
-      well_formed = !s.truncate && !s.trailing_nonzero;
-      d << (s.truncate ? " truncated" : "") << (s.trailing_nonzero ? " tail!=0" : "");
+    case kCmdUnregXrcRcvQp: {
+      const auto a = wire::unreg_rcv_qp_attrs(x, q);
+      static constexpr std::uint16_t kMandatory[] = {UVERBS_ATTR_UNREG_RCV_QP_XRCD_HANDLE,
+                                                     UVERBS_ATTR_UNREG_RCV_QP_NUM};
+      const auto s = shape({a.begin(), a.end()}, std::nullopt, 0, kMandatory);
+      r = send(UVERBS_METHOD_XRCD_UNREG_RCV_QP, s);
+      well_formed = s.malformed.empty();
+      d << s.malformed << s.note;
       break;
     }
-    case IB_USER_VERBS_CMD_MODIFY_XRC_RCV_QP: {
-      ib_uverbs_modify_xrc_rcv_qp c{};
+    case kCmdModifyXrcRcvQp: {
+      // MODIFY_QP's struct, and room after it for trailing bytes
+      struct {
+        ib_uverbs_modify_qp m;
+        std::array<std::uint64_t, 4> tail;
+      } body{};
+      auto& c = body.m;
       if (chance(50)) {
         static const QpModify kMods[] = {xrc_tgt_to_init(), xrc_tgt_to_rtr(), xrc_tgt_to_rts(),
                                          to_state_only(QpState::Reset),
                                          to_state_only(QpState::Err)};
         auto m = kMods[rng_() % std::size(kMods)];
         if (chance(20)) m.mask |= mask_from_bits(1U << (rng_() % 32));
-        c = encode_modify_xrc_rcv_qp(x, q, m.attr, m.mask);
+        c = encode_modify_qp(0, m.attr, m.mask);
       } else {
         auto* p = reinterpret_cast<unsigned char*>(&c);
-        for (std::size_t i = 0; i < 116; ++i) p[i] = static_cast<unsigned char>(rng_());
-        c.xrcd_handle = x;
-        c.qp_num = q;
+        for (std::size_t i = 0; i < sizeof c; ++i) p[i] = static_cast<unsigned char>(rng_());
+        c.qp_handle = 0;
         c.reserved[0] = c.reserved[1] = 0;
       }
-      bool reserved_bad = false;
+      std::string bad;
       if (chance(5)) {
         const auto which = rng_() % 3;
         if (which < 2)
           c.reserved[which] = static_cast<__u8>(1 + rng_() % 255);
         else
-          c.reserved2 = 1U << (rng_() % 32);  // v3's explicit reserved2
-        reserved_bad = true;
+          c.qp_handle = 1U << (rng_() % 32);  // unused, must be 0
+        bad = " reserved!=0";
       }
-      // The whole 120-byte struct (fields end at 116, then reserved2).
-      auto s = shape(sizeof c, false, sizeof c);
-      r = send(command, wire::as_bytes(c), 0, s);
-      well_formed = !s.truncate && !s.trailing_nonzero && !reserved_bad;
+      std::size_t len = sizeof c;
+      if (chance(8)) {
+        len += 8 * (1 + rng_() % body.tail.size());
+        if (chance(50)) {
+          body.tail[rng_() % ((len - sizeof c) / 8)] = 1ULL << (rng_() % 64);
+          bad += " tail!=0";
+        }
+      }
+      auto a = wire::modify_rcv_qp_attrs(x, q, &c);
+      a[2] = wire::ioctl_attr::in_ptr(UVERBS_ATTR_MODIFY_RCV_QP_ATTR, &body, len);
+      static constexpr std::uint16_t kMandatory[] = {UVERBS_ATTR_MODIFY_RCV_QP_XRCD_HANDLE,
+                                                     UVERBS_ATTR_MODIFY_RCV_QP_NUM,
+                                                     UVERBS_ATTR_MODIFY_RCV_QP_ATTR};
+      const auto s = shape({a.begin(), a.end()}, std::nullopt, 0, kMandatory);
+      r = send(UVERBS_METHOD_XRCD_MODIFY_RCV_QP, s);
+      well_formed = s.malformed.empty() && bad.empty();
       d << " mask=" << to_string(mask_from_bits(c.attr_mask)) << " state=" << int(c.qp_state)
-        << (reserved_bad ? " reserved!=0" : "") << (s.truncate ? " truncated" : "")
-        << (s.trailing_nonzero ? " tail!=0" : "");
+        << " len=" << len << bad << s.malformed << s.note;
       break;
     }
-    case IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP: {
+    case kCmdQueryXrcRcvQp: {
       ib_uverbs_query_qp_resp resp{};
-      auto s = shape(sizeof(ib_uverbs_query_xrc_rcv_qp), true, sizeof(ib_uverbs_query_xrc_rcv_qp));
       const std::uint32_t mask = chance(80) ? to_bits(QpAttrMask::AllStandard) & u32() : u32();
-      auto c = wire::make_query(x, q, mask, nullptr);
-      c.response = response_addr(&resp, s);
-      const bool reserved_bad = chance(5);
-      if (reserved_bad) c.reserved = 1 + u32() % 0xffff;
-      r = send(command, wire::as_bytes(c), sizeof resp, s);
-      well_formed = !s.truncate && !s.trailing_nonzero && !s.bad_response && !s.short_out &&
-                    !reserved_bad;
-      d << " mask=0x" << std::hex << mask << std::dec << (reserved_bad ? " reserved!=0" : "")
-        << (s.truncate ? " truncated" : "") << (s.trailing_nonzero ? " tail!=0" : "")
-        << (s.bad_response ? " badresp" : "") << (s.short_out ? " shortout" : "");
+      const auto a = wire::query_rcv_qp_attrs(x, q, mask, &resp);
+      static constexpr std::uint16_t kMandatory[] = {
+          UVERBS_ATTR_QUERY_RCV_QP_XRCD_HANDLE, UVERBS_ATTR_QUERY_RCV_QP_NUM,
+          UVERBS_ATTR_QUERY_RCV_QP_ATTR_MASK, UVERBS_ATTR_QUERY_RCV_QP_RESP};
+      const auto s = shape({a.begin(), a.end()}, 3, sizeof resp, kMandatory);
+      r = send(UVERBS_METHOD_XRCD_QUERY_RCV_QP, s);
+      well_formed = s.malformed.empty();
+      d << " mask=0x" << std::hex << mask << std::dec << s.malformed << s.note;
       if (r && well_formed && resp.qp_state > 6)
         err = d.str() + ": query answered state " + std::to_string(resp.qp_state);
       query_unknown_mask = (mask & ~to_bits(QpAttrMask::AllStandard)) != 0;
@@ -252,9 +289,9 @@ std::optional<std::string> Fuzzer::step() {
   if (err) return err;
   if (auto e = check_failure_errno(r, what)) return e;
 
-  const bool is_reg = command == IB_USER_VERBS_CMD_REG_XRC_RCV_QP;
-  const bool is_unreg = command == IB_USER_VERBS_CMD_UNREG_XRC_RCV_QP;
-  const bool is_query = command == IB_USER_VERBS_CMD_QUERY_XRC_RCV_QP;
+  const bool is_reg = command == kCmdRegXrcRcvQp;
+  const bool is_unreg = command == kCmdUnregXrcRcvQp;
+  const bool is_query = command == kCmdQueryXrcRcvQp;
 
   if (!well_formed) {
     if (r) return what + ": malformed call succeeded";
@@ -264,14 +301,23 @@ std::optional<std::string> Fuzzer::step() {
     // The contract leaves QUERY's attr_mask to uverbs' convention (which
     // ignores it): a holder may get an answer or EINVAL, others EINVAL.
     if (r && !holds(x, q)) return what + ": succeeded without a reference";
-    if (!r && r.error().errnum != EINVAL) return what + ": " + r.error().message();
+    if (!r && r.error().errnum != EINVAL && r.error().errnum != kBadHandleErrno)
+      return what + ": " + r.error().message();
     return std::nullopt;
   }
 
   const bool xrcd_ok = valid_xrcd(x);
+  // A handle that names no object of the file: the framework's ENOENT,
+  // before the method runs.
+  if (!xrcd_ok) {
+    if (r) return what + ": succeeded on a handle that is no XRCD of the file";
+    if (r.error().errnum != kBadHandleErrno)
+      return what + ": " + r.error().message() + ", expected " + std::string(errno_name(kBadHandleErrno));
+    return std::nullopt;
+  }
   const auto live = live_xrcd_of(q);
   if (is_reg) {
-    if (q == IB_UVERBS_XRC_RCV_QPN_NEW && xrcd_ok) {
+    if (create) {
       if (!r) {
         if (r.error().errnum == ENOMEM) return std::nullopt;  // device full
         return what + ": create failed: " + r.error().message();
@@ -283,7 +329,7 @@ std::optional<std::string> Fuzzer::step() {
       dead_.erase(*new_qpn);
       return std::nullopt;
     }
-    if (xrcd_ok && live && *live == x && q < k2Pow24) {
+    if (live && *live == x && q < k2Pow24) {
       if (!r) return what + ": register of a live QP failed: " + r.error().message();
       auto& h = model_[q];
       h.xrcd = x;

@@ -1,7 +1,8 @@
 // abi.md rules 1-3 and 5 within one process: several uverbs files (each
 // its own Context, or ibv_context over verbs) on one XRCD.  The *Raw
-// suites send what libibverbs never does (a reply read as bytes, handles
-// that are no XRCD of the file): write and ioctl only.
+// suites send what libibverbs never does (REG's attributes as bytes, a
+// number libibverbs would take for "create", handles that are no XRCD of
+// the file): raw ioctl only.
 #include "support.hpp"
 
 namespace xrc_e2e {
@@ -44,13 +45,37 @@ TEST_P(RegisterNew, GivesEachNewQpADistinctNumber) {
   EXPECT_NE(*q1, *q2);
 }
 
-TEST_P(RegisterNewRaw, AnswersWithAZeroReservedField) {
+// Rule 1 on the wire: REG without UVERBS_ATTR_REG_RCV_QP_NUM creates
+// (series v4: there is no in-band "create" number).
+TEST_P(RegisterNewRaw, WithoutTheNumberAttributeCreatesAQpInReset) {
+  REQUIRE_COUNTERS();
   auto a = open();
-  ib_uverbs_reg_xrc_rcv_qp_resp resp;
-  std::memset(&resp, 0xff, sizeof resp);
-  ASSERT_OK(raw::reg_xrc_rcv_qp(a.ctx, wire::make_reg(a.h(), IB_UVERBS_XRC_RCV_QPN_NEW, &resp)));
-  EXPECT_EQ(resp.reserved, 0U);
-  EXPECT_LT(resp.qp_num, k2Pow24);
+  const long before = live_qps();
+  std::uint32_t out = 0xffffffffU;
+  const auto attrs = wire::create_rcv_qp_attrs(a.h(), &out);
+  ASSERT_EQ(attrs.size(), 2U);
+  ASSERT_OK(raw::xrcd_method(a.ctx, UVERBS_METHOD_XRCD_REG_RCV_QP, attrs));
+  EXPECT_LT(out, k2Pow24);
+  EXPECT_EQ(live_qps(), before + 1);
+  auto st = a.state(out);
+  ASSERT_OK(st);
+  EXPECT_EQ(*st, QpState::Reset);
+  ASSERT_OK(a.unreg(out));
+  EXPECT_EQ(wait_live_qps(before), before);
+}
+
+// 0xffffffff given as a number is just a number (>= 2^24): EINVAL, and
+// nothing is created, nothing answered.
+TEST_P(RegisterNewRaw, AllOnesAsANumberIsRejectedAndCreatesNothing) {
+  REQUIRE_COUNTERS();
+  auto a = open();
+  const long before = live_qps();
+  std::uint32_t out = 0x5a5a5a5aU;
+  EXPECT_ERRNO(raw::ioctl_reg_xrc_rcv_qp(a.ctx, a.h(), 0xffffffffU, &out), EINVAL);
+  EXPECT_EQ(out, 0x5a5a5a5aU);
+  EXPECT_ERRNO(a.reg(0xffffffffU), EINVAL);
+  EXPECT_EQ(live_qps(), before);
+  EXPECT_OK(a.xrcd.close());  // and no reference was left behind
 }
 
 TEST_P(RegisterNew, QpIsAnXrcTargetWithoutQueues) {
@@ -159,7 +184,7 @@ TEST_P(Unregister, OfANumberThatNeverExistedFailsEinval) {
   auto a = open();
   EXPECT_ERRNO(a.unreg(0), EINVAL);
   EXPECT_ERRNO(a.unreg(1), EINVAL);
-  EXPECT_ERRNO(a.unreg(IB_UVERBS_XRC_RCV_QPN_NEW), EINVAL);
+  EXPECT_ERRNO(a.unreg(0xffffffffU), EINVAL);
 }
 
 TEST_P(NoReference, AnotherFileCannotQueryTheQp) {
@@ -238,7 +263,7 @@ TEST_P(XrcdHandleRaw, HandleThatIsNotAnXrcdOfThisFileIsRejected) {
   auto b = MUST(Context::open(device_path()));  // a file with no XRCD at all
   const auto t = tr();
   EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), qpn, t), bad_handle());
-  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), IB_UVERBS_XRC_RCV_QPN_NEW, t), bad_handle());
+  EXPECT_ERRNO(cmd::reg_xrc_rcv_qp(b, a.h(), kNewRcvQp, t), bad_handle());
   EXPECT_ERRNO(cmd::unreg_xrc_rcv_qp(b, a.h(), qpn, t), bad_handle());
   EXPECT_ERRNO(cmd::query_xrc_rcv_qp(b, a.h(), qpn, QpAttrMask::AllStandard, t), bad_handle());
   const auto m = xrc_tgt_to_init();
@@ -251,7 +276,7 @@ TEST_P(XrcdHandleRaw, GarbageHandleIsRejected) {
   auto qpn = MUST(a.create());
   for (std::uint32_t h : {0xdeadbeefU, a.h() + 1000, 0xffffffffU}) {
     SCOPED_TRACE(h);
-    EXPECT_ERRNO(a.reg_via(h, IB_UVERBS_XRC_RCV_QPN_NEW), bad_handle());
+    EXPECT_ERRNO(a.reg_via(h, kNewRcvQp), bad_handle());
     EXPECT_ERRNO(a.reg_via(h, qpn), bad_handle());
     EXPECT_ERRNO(a.unreg_via(h, qpn), bad_handle());
     EXPECT_ERRNO(a.query_via(h, qpn), bad_handle());

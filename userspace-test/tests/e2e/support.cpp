@@ -88,8 +88,9 @@ PeerXrcd Peer::open_xrcd(const std::string& file) const {
   return PeerXrcd(must(Xrcd::open(ctx, file), "open XRCD"));
 }
 
-Result<std::uint32_t> Peer::reg_on(const PeerXrcd& x, std::uint32_t qpn) const {
-  if (vfile) return verbs_peer::reg(x.verbs(), qpn);
+Result<std::uint32_t> Peer::reg_on(const PeerXrcd& x, std::optional<std::uint32_t> qpn) const {
+  // libibverbs keeps the seed's in-band "create" number at its own level
+  if (vfile) return verbs_peer::reg(x.verbs(), qpn.value_or(verbs_peer::kIbvXrcRcvQpnNew));
   return cmd::reg_xrc_rcv_qp(ctx, x.handle(), qpn, t);
 }
 

@@ -78,13 +78,12 @@ template <class T>
 // A fresh path for an XRCD file, removed by the fixture.
 std::string temp_xrcd_path();
 
-// The errno for "xrcd_handle not an XRCD of this file": the write command
-// answers EINVAL, the ioctl framework's IDR lookup ENOENT (series v3).
-// (libibverbs names an XRCD by its ibv_xrcd, so no case sends it a bad
-// handle: those cases are raw-only.)
-[[nodiscard]] constexpr int bad_handle_errno(Transport t) {
-  return t == Transport::ioctl ? ENOENT : EINVAL;
-}
+// The errno for "xrcd_handle names no object of this file": the ioctl
+// framework's IDR lookup answers ENOENT.  (A handle of an object of
+// another type fails its type check with EINVAL.  libibverbs names an XRCD
+// by its ibv_xrcd, so no case sends it a bad handle: those cases are
+// raw-only.)
+inline constexpr int kBadHandleErrno = ENOENT;
 
 // Transport::verbs lives in support_verbs.cpp, built only against a
 // libibverbs with the new verbs (XRC_E2E_VERBS); these are its objects,
@@ -101,7 +100,7 @@ using VerbsFilePtr = std::unique_ptr<VerbsFile, VerbsFileClose>;
 using VerbsXrcdPtr = std::unique_ptr<VerbsXrcd, VerbsXrcdClose>;
 
 // An XRCD handle of a Peer's file, over the Peer's transport: OPEN_XRCD
-// over write and ioctl, ibv_open_xrcd() over verbs.  Closes in its
+// (a write command) for ioctl, ibv_open_xrcd() over verbs.  Closes in its
 // destructor; close() reports (EBUSY while the file holds references).
 class PeerXrcd {
  public:
@@ -112,7 +111,7 @@ class PeerXrcd {
   [[nodiscard]] bool owns() const;
   // Stop owning without closing: the file's close cleans up.
   void release();
-  // The kernel handle, write and ioctl only (libibverbs keeps its own
+  // The kernel handle, raw (ioctl) only (libibverbs keeps its own
   // private): for the raw-only cases.
   [[nodiscard]] std::uint32_t handle() const { return raw().handle(); }
   [[nodiscard]] const Xrcd& raw() const;
@@ -127,17 +126,21 @@ class PeerXrcd {
 // these tests ("a file" in abi.md).  The four verbs go over `t`; over
 // verbs, the file is an ibv_context and its XRCD an ibv_xrcd.
 struct Peer {
-  Transport t = Transport::write;
-  // write/ioctl: our own uverbs file.  A verbs Peer has none (an empty
+  Transport t = Transport::ioctl;
+  // ioctl: our own uverbs file.  A verbs Peer has none (an empty
   // Context): the cases that send raw commands on a.ctx are raw-only.
   Context ctx;
   VerbsFilePtr vfile;  // verbs: the ibv_context (outlives xrcd: declared first)
   PeerXrcd xrcd;
 
-  static Peer open(const std::string& xrcd_file, Transport t = Transport::write);
+  static Peer open(const std::string& xrcd_file, Transport t = Transport::ioctl);
   [[nodiscard]] std::uint32_t h() const { return xrcd.handle(); }
-  [[nodiscard]] Result<std::uint32_t> reg(std::uint32_t qpn) const { return reg_on(xrcd, qpn); }
-  [[nodiscard]] Result<std::uint32_t> create() const { return reg(IB_UVERBS_XRC_RCV_QPN_NEW); }
+  // REG of a number (kNewRcvQp: create; over verbs that is
+  // IBV_XRC_RCV_QPN_NEW, libibverbs' own "create" number).
+  [[nodiscard]] Result<std::uint32_t> reg(std::optional<std::uint32_t> qpn) const {
+    return reg_on(xrcd, qpn);
+  }
+  [[nodiscard]] Result<std::uint32_t> create() const { return reg(kNewRcvQp); }
   [[nodiscard]] Status unreg(std::uint32_t qpn) const { return unreg_on(xrcd, qpn); }
   [[nodiscard]] Result<QpAttr> query(std::uint32_t qpn) const { return query_on(xrcd, qpn); }
   [[nodiscard]] Result<QpState> state(std::uint32_t qpn) const;
@@ -148,14 +151,16 @@ struct Peer {
   // Another XRCD handle of this file (the same XRCD if `file` is the same).
   [[nodiscard]] PeerXrcd open_xrcd(const std::string& file) const;
   // The verbs through one of this file's XRCD handles, over any transport.
-  [[nodiscard]] Result<std::uint32_t> reg_on(const PeerXrcd& x, std::uint32_t qpn) const;
+  [[nodiscard]] Result<std::uint32_t> reg_on(const PeerXrcd& x,
+                                             std::optional<std::uint32_t> qpn) const;
   [[nodiscard]] Status unreg_on(const PeerXrcd& x, std::uint32_t qpn) const;
   [[nodiscard]] Result<QpAttr> query_on(const PeerXrcd& x, std::uint32_t qpn,
                                         QpAttrMask mask = QpAttrMask::AllStandard) const;
   [[nodiscard]] Status modify_on(const PeerXrcd& x, std::uint32_t qpn, const QpModify& m) const;
 
   // Raw only: the same through any handle number (garbage included).
-  [[nodiscard]] Result<std::uint32_t> reg_via(std::uint32_t xh, std::uint32_t qpn) const {
+  [[nodiscard]] Result<std::uint32_t> reg_via(std::uint32_t xh,
+                                              std::optional<std::uint32_t> qpn) const {
     return cmd::reg_xrc_rcv_qp(ctx, xh, qpn, t);
   }
   [[nodiscard]] Status unreg_via(std::uint32_t xh, std::uint32_t qpn) const {
@@ -168,12 +173,11 @@ struct Peer {
     return cmd::modify_xrc_rcv_qp(ctx, xh, qpn, m.attr, m.mask, t);
   }
 
-  // The file's async events: read(2) of the async fd over write and
-  // ioctl; ibv_get_async_event() + ibv_ack_async_event() over verbs.
+  // The file's async events: read(2) of the async fd over ioctl;
+  // ibv_get_async_event() + ibv_ack_async_event() over verbs.
   [[nodiscard]] Result<std::vector<AsyncEvent>> events(std::chrono::milliseconds wait) const;
   [[nodiscard]] Result<std::optional<AsyncEvent>> next_event(std::chrono::milliseconds wait) const;
 
-  [[nodiscard]] int bad_handle() const { return bad_handle_errno(t); }
   // Drop the XRCD object without CLOSE_XRCD (the file close cleans up).
   void forget_xrcd() { xrcd.release(); }
   // Give up this process's share of the file (close(2) or
@@ -276,14 +280,14 @@ class E2eTest : public ::testing::Test {
 
 // The suites that run every rule over every transport: TEST_P on a
 // fixture derived from this, instantiated with XRC_ALL_TRANSPORTS(Suite)
-// (write, ioctl, and verbs when built against the patched libibverbs), or
-// XRC_RAW_TRANSPORTS(Suite) for the cases that need the raw ABI.  Test
-// names end in /write, /ioctl or /verbs (scripts/e2e.sh and
+// (ioctl, and verbs when built against the patched libibverbs), or
+// XRC_RAW_TRANSPORTS(Suite) for the cases that need the raw ABI (ioctl
+// only).  Test names end in /ioctl or /verbs (scripts/e2e.sh and
 // rdma-core/guest.sh count them so).
 class TransportTest : public E2eTest, public ::testing::WithParamInterface<Transport> {
  protected:
   [[nodiscard]] Transport tr() const { return GetParam(); }
-  [[nodiscard]] int bad_handle() const { return bad_handle_errno(tr()); }
+  [[nodiscard]] static int bad_handle() { return kBadHandleErrno; }
   // A new file on this test's XRCD file (or another), over this transport.
   Peer open() const { return Peer::open(xrcd_file_, tr()); }
   Peer open(const std::string& file) const { return Peer::open(file, tr()); }
@@ -306,15 +310,12 @@ struct TransportName {
 // Raw-only: cases that by nature need the raw ABI (handles, bytes,
 // attributes libibverbs never sends) or a raw command beside the verbs.
 #define XRC_RAW_TRANSPORTS(suite)                                                        \
-  INSTANTIATE_TEST_SUITE_P(, suite,                                                     \
-                           ::testing::Values(::xrcrcv::Transport::write,                \
-                                             ::xrcrcv::Transport::ioctl),               \
+  INSTANTIATE_TEST_SUITE_P(, suite, ::testing::Values(::xrcrcv::Transport::ioctl),      \
                            ::xrc_e2e::TransportName())
 #ifdef XRC_E2E_VERBS
 #define XRC_ALL_TRANSPORTS(suite)                                                        \
   INSTANTIATE_TEST_SUITE_P(, suite,                                                     \
-                           ::testing::Values(::xrcrcv::Transport::write,                \
-                                             ::xrcrcv::Transport::ioctl,                \
+                           ::testing::Values(::xrcrcv::Transport::ioctl,                \
                                              ::xrcrcv::Transport::verbs),               \
                            ::xrc_e2e::TransportName())
 #else

@@ -6,6 +6,8 @@
 #ifdef XRC_E2E_VERBS
 #include <xrcrcv/ibverbs.hpp>
 
+static_assert(IBV_XRC_RCV_QPN_NEW == xrc_e2e::verbs_peer::kIbvXrcRcvQpnNew);
+
 #include <cstdlib>
 #endif
 

@@ -20,6 +20,9 @@ namespace xrc_e2e::verbs_peer {
 [[nodiscard]] bool owns(const VerbsXrcd& x);
 void release(VerbsXrcd& x);
 
+// libibverbs' IBV_XRC_RCV_QPN_NEW (this header needs no libibverbs).
+inline constexpr std::uint32_t kIbvXrcRcvQpnNew = 0xffffffffU;
+// qpn == kIbvXrcRcvQpnNew creates (libibverbs then sends REG without a number).
 [[nodiscard]] Result<std::uint32_t> reg(VerbsXrcd& x, std::uint32_t qpn);
 [[nodiscard]] Status unreg(VerbsXrcd& x, std::uint32_t qpn);
 [[nodiscard]] Status modify(VerbsXrcd& x, std::uint32_t qpn, const QpModify& m);
