@@ -60,7 +60,7 @@ XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kernel" \
 	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "${E2E_TIMEOUT:-3600}" |
 	grep --line-buffered -E '^\[ *(FAILED|SKIPPED) *\]|^\[==========\]|^XRC-|^\[demo\]|^\[restrack\]|^\[cgroup\]|^\[race\]|^\[faults\]|^\[  NO-XRC|^run-qemu' || true
 
-step "e2e: results (ioctl: tests over the ioctl methods; write: the write commands)"
+step "e2e: results (ioctl: the suites over the XRCD ioctl methods, the only transport since series v4)"
 summary_ok=1
 "$tests/summarise-guest-log.sh" "$out/guest.log" "$tests/e2e-skip-allow.txt" \
 	"$out/summary.txt" || summary_ok=0

@@ -1,15 +1,17 @@
 #!/bin/bash
 # Counts the gtest results of a guest log (tests/guest-run.sh output),
-# per section and, for the end-to-end suites, per transport; checks every
-# skip against the allow-list.  scripts/e2e.sh runs it.
+# per section and, for the end-to-end suites, per transport (ioctl: the
+# raw guest's; libibverbs' are counted by rdma-core/guest.sh); checks
+# every skip against the allow-list.  scripts/e2e.sh runs it.
 #
 #   summarise-guest-log.sh LOG ALLOW-LIST SUMMARY-OUT
 #
 # Writes SUMMARY-OUT as key=value lines:
 #   unit_{passed,failed,skipped}            xrc_unit_tests in the guest
-#   e2e_write_{passed,failed,skipped}       end-to-end tests over write
-#   e2e_ioctl_{passed,failed,skipped}       ... over ioctl
-#   e2e_{passed,failed,skipped}             both, all end-to-end sections
+#   e2e_ioctl_{passed,failed,skipped}       end-to-end tests over ioctl
+#   e2e_{passed,failed,skipped}             all end-to-end sections (the
+#                                           same: ioctl is the only raw
+#                                           transport)
 #   e2e_skipped_allowed, e2e_skipped_unlisted
 #   rmmod_{passed,failed,skipped}           device removal
 #   noxrc_{passed,failed,skipped}           the xrc=0 section (in e2e_* too)
@@ -17,13 +19,14 @@
 #                                           the race fuzzer's XRC-RACE line
 #   faults_{result,injected,survived,failed_calls,absorbed}
 #                                           the fault sweep's XRC-FAULTS line
-# A test counts as ioctl when its name ends in /ioctl or its suite starts
-# with "Ioctl"; every other end-to-end test uses write.
+# Every end-to-end test of the raw guest counts as ioctl (the four verbs
+# have had no write commands since series v4); a /write or /verbs case
+# there is a stale or wrong binary and fails the summary.
 # Exits 1 on an unlisted skip, an allow-list entry without a reason, a
 # section that ran no test, or a failed test; 0 otherwise.
 set -uo pipefail
 
-[ $# -eq 3 ] || { sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,26s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 log=$1 allow=$2 out=$3
 [ -f "$log" ] || { echo "summary: no such log: $log" >&2; exit 2; }
 [ -f "$allow" ] || { echo "summary: no allow-list: $allow" >&2; exit 2; }
@@ -36,7 +39,7 @@ allow_load "$allow" || status=1
 results=$(tr -d '\r' < "$log" | awk -f "$(dirname "$0")/gtest-results.awk")
 
 declare -A n
-for k in unit rmmod noxrc e2e_write e2e_ioctl; do
+for k in unit rmmod noxrc e2e_ioctl; do
 	for r in passed failed skipped; do n[${k}_$r]=0; done
 done
 skipped_allowed=0 skipped_unlisted=0
@@ -48,12 +51,15 @@ while IFS=$'\t' read -r sect res name; do
 	rmmod) key=rmmod ;;
 	e2e | e2e-noxrc)
 		case $name in
-		*/ioctl | Ioctl*) key=e2e_ioctl ;;
 		*/verbs)	# counted by rdma-core/guest.sh, never here
 			echo "summary: FAIL: $sect: $name: a libibverbs case in the raw guest"
 			status=1
 			continue ;;
-		*) key=e2e_write ;;
+		*/write)	# series v3's write commands: a binary from before v4
+			echo "summary: FAIL: $sect: $name: a write-transport case (the verbs are ioctl only)"
+			status=1
+			continue ;;
+		*) key=e2e_ioctl ;;
 		esac
 		[ "$sect" = e2e-noxrc ] && n[noxrc_$r]=$((n[noxrc_$r] + 1))
 		;;
@@ -109,7 +115,7 @@ for t in race faults; do
 done
 
 total() { echo $((n[${1}_passed] + n[${1}_failed] + n[${1}_skipped])); }
-for s in unit e2e_write e2e_ioctl rmmod noxrc; do
+for s in unit e2e_ioctl rmmod noxrc; do
 	if [ "$(total $s)" -eq 0 ]; then
 		echo "summary: FAIL: no $s test ran (see $log)"
 		status=1
@@ -117,11 +123,11 @@ for s in unit e2e_write e2e_ioctl rmmod noxrc; do
 done
 
 {
-	for k in unit e2e_write e2e_ioctl; do
+	for k in unit e2e_ioctl; do
 		for r in passed failed skipped; do echo "${k}_$r=${n[${k}_$r]}"; done
 	done
 	for r in passed failed skipped; do
-		echo "e2e_$r=$((n[e2e_write_$r] + n[e2e_ioctl_$r]))"
+		echo "e2e_$r=${n[e2e_ioctl_$r]}"
 	done
 	echo "e2e_skipped_allowed=$skipped_allowed"
 	echo "e2e_skipped_unlisted=$skipped_unlisted"
@@ -139,11 +145,11 @@ done
 } > "$out"
 
 printf '%-10s %7s %7s %8s\n' "" passed failed skipped
-for k in unit e2e_write e2e_ioctl noxrc rmmod; do
+for k in unit e2e_ioctl noxrc rmmod; do
 	printf '%-10s %7d %7d %8d\n' "${k#e2e_}" "${n[${k}_passed]}" "${n[${k}_failed]}" \
 		"${n[${k}_skipped]}"
 done
-echo "(noxrc, the xrc=0 section, is counted in write and ioctl too; skips allowed" \
+echo "(noxrc, the xrc=0 section, is counted in ioctl too; skips allowed" \
 	"by the list: $skipped_allowed, not allowed: $skipped_unlisted)"
 echo "race: ${race:-none}"
 echo "faults: ${faults:-none}"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# ctest: summarise-guest-log.sh counts per transport and refuses skips
+# ctest: summarise-guest-log.sh counts per transport (ioctl) and refuses skips
 # that the allow-list does not name; summarise-section.sh does so for one
 # section.  Fabricated guest logs, no guest.
 set -uo pipefail
@@ -31,8 +31,8 @@ log good <<'L'
 XRC-SUITE=unit
 [       OK ] Wire.Encodes (0 ms)
 XRC-SUITE=e2e
-[       OK ] Reg.Creates/write (3 ms)
 [       OK ] Reg.Creates/ioctl (3 ms)
+[       OK ] Reg.Other/ioctl (3 ms)
 [       OK ] BadInput.Short (1 ms)
 [       OK ] IoctlBadInput.Short (1 ms)
 [  SKIPPED ] Flaky.Test/ioctl (0 ms)
@@ -41,7 +41,7 @@ XRC-SUITE=restrack
 [restrack] QP 17: dev=xrc_sim0 lqpn=17 type=10 kern=ib_uverbs
 [restrack] passed
 XRC-SUITE=cgroup
-[cgroup] write: two QPs, three references: hca_handle=1 hca_object=3
+[cgroup] ioctl: two QPs, three references: hca_handle=1 hca_object=3
 [cgroup] passed
 XRC-SUITE=race
 XRC-RACE result=passed seed=0x1f calls=1200 procs=3 threads=3 rounds=3 kills=4 forks=2 events_injected=90
@@ -50,27 +50,31 @@ XRC-FAULTS result=passed injected=80 survived=80 failed_calls=70 absorbed=10
 XRC-SUITE=rmmod
 [       OK ] Removal.Eio (9 ms)
 XRC-SUITE=e2e-noxrc
-[       OK ] NoXrc.Reg/write (1 ms)
 [       OK ] NoXrc.Reg/ioctl (1 ms)
+[       OK ] NoXrc.Unreg/ioctl (1 ms)
 L
 check counts-per-transport 0 "$tmp/good.log" "$tmp/allow" \
-	unit_passed=1 e2e_write_passed=3 e2e_ioctl_passed=3 e2e_ioctl_skipped=1 \
+	unit_passed=1 e2e_ioctl_passed=6 e2e_ioctl_skipped=1 e2e_passed=6 \
 	e2e_skipped=1 e2e_skipped_allowed=1 noxrc_passed=2 rmmod_passed=1 restrack=passed cgroup=passed \
 	race_result=passed race_seed=0x1f race_calls=1200 race_procs=3 faults_injected=80 \
 	faults_survived=80
 check entry-without-reason 1 "$tmp/good.log" "$tmp/allow-noreason"
 
-sed 's|Flaky.Test/ioctl|Reg.Other/ioctl|' "$tmp/good.log" > "$tmp/unlisted.log"
+sed 's|Flaky.Test/ioctl|Reg.Third/ioctl|' "$tmp/good.log" > "$tmp/unlisted.log"
 check unlisted-skip-fails 1 "$tmp/unlisted.log" "$tmp/allow" e2e_skipped_unlisted=1
 
-sed 's|\[       OK \] Reg.Creates/write (3 ms)|[  FAILED  ] Reg.Creates/write (3 ms)|' "$tmp/good.log" > "$tmp/failed.log"
-check failed-test-fails 1 "$tmp/failed.log" "$tmp/allow" e2e_write_failed=1
+sed 's|\[       OK \] Reg.Creates/ioctl (3 ms)|[  FAILED  ] Reg.Creates/ioctl (3 ms)|' "$tmp/good.log" > "$tmp/failed.log"
+check failed-test-fails 1 "$tmp/failed.log" "$tmp/allow" e2e_ioctl_failed=1
+
+# a /write case: a binary from before series v4 dropped the write commands
+sed 's|Reg.Other/ioctl|Reg.Other/write|' "$tmp/good.log" > "$tmp/write.log"
+check write-case-fails 1 "$tmp/write.log" "$tmp/allow" e2e_ioctl_passed=5
 
 # gtest names the parameter of a failed parameterised test
 sed 's|\[       OK \] NoXrc.Reg/ioctl (1 ms)|[  FAILED  ] NoXrc.Reg/ioctl, where GetParam() = ioctl (1 ms)|' \
 	"$tmp/good.log" > "$tmp/failed-param.log"
 check failed-param-test-counts 1 "$tmp/failed-param.log" "$tmp/allow" e2e_ioctl_failed=1 \
-	noxrc_failed=1 e2e_ioctl_passed=2
+	noxrc_failed=1 e2e_ioctl_passed=5
 
 sed 's|\[restrack\] passed|[restrack] FAILED: QP 17 is not listed|' "$tmp/good.log" > "$tmp/norestrack.log"
 check restrack-failure-fails 1 "$tmp/norestrack.log" "$tmp/allow" restrack=failed
@@ -103,7 +107,7 @@ section() { # NAME WANT-RC LOG WANT-LINE
 printf 'e2e Reg.Bound/* not here\ne2e-verbs Reg.Bound/verbs a reason\n' > "$tmp/allow-verbs"
 log verbs <<'L'
 XRC-SUITE=e2e
-[       OK ] Reg.Creates/write (3 ms)
+[       OK ] Reg.Creates/ioctl (3 ms)
 XRC-SUITE=e2e-verbs
 [       OK ] Reg.Creates/verbs (3 ms)
 [       OK ] Events.Once/verbs (600 ms)
