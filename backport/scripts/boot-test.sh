@@ -20,6 +20,9 @@
 #   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
 #   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
 #
+# The suites are those of BP_USERSPACE_PIN (lib.sh), not of the checkout:
+# the backport is series v3, and the checkout's suites speak v4.
+#
 # BACKPORT_E2E=0 runs the smoke test only. Fails unless all of that held,
 # QEMU powered off by itself and the serial log has no WARNING/BUG/Oops/...
 # (userspace-test/guest/check-log.sh). The stock kernels have no KASAN,
@@ -141,8 +144,9 @@ make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
 run_e2e=0
 if [ "$E2E" != 0 ]; then
-	# The same static build make e2e uses (scripts/userspace.sh)
-	U=$("$TOP/scripts/userspace.sh") || die "the C++ suites do not build"
+	# The static build make e2e makes, but of the pinned v3-era sources
+	# (lib.sh: BP_USERSPACE_PIN), which the v3 backport answers
+	U=$(bp_userspace_build) || die "the C++ suites of $BP_USERSPACE_PIN do not build"
 	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
 	run_e2e=1
 fi
