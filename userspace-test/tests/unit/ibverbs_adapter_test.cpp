@@ -64,7 +64,7 @@ TEST(IbverbsAdapter, PortEventCarriesThePortNumber) {
 }
 
 TEST(IbverbsAdapter, ErrorsNameTheVerbAndTheCommandItStandsFor) {
-  const auto e = verbs_error(IB_USER_VERBS_CMD_REG_XRC_RCV_QP, "ibv_reg_xrc_rcv_qp", EINVAL);
+  const auto e = verbs_error(kCmdRegXrcRcvQp, "ibv_reg_xrc_rcv_qp", EINVAL);
   EXPECT_EQ(e.transport, Transport::verbs);
   EXPECT_EQ(e.message(), "REG_XRC_RCV_QP (libibverbs ibv_reg_xrc_rcv_qp): Invalid argument [EINVAL]");
 }
