@@ -16,8 +16,8 @@ BASE_SUITE   := trixie-backports
 BASE_SHA256  := 703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
 BASE_COMMIT  := df9ca4d4be400ecd8de119cbffb8b898503961fe
 
-# The version of the series in patches/, for its subjects: [PATCH v3 n/m]
-SERIES_VERSION := 3
+# The version of the series in patches/, for its subjects: [PATCH v4 n/m]
+SERIES_VERSION := 4
 
 # KERNEL_SRC=/path/to/your/linux applies the series onto that checkout's
 # HEAD instead, in a worktree beside it.
