@@ -64,7 +64,8 @@ help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
 	@echo 'make tree       base tree + git am of patches/ into $$CACHE/tree'
 	@echo '                (KERNEL_SRC=/path: onto your own kernel checkout)'
-	@echo 'make export     format-patch the workbench back into patches/'
+	@echo 'make export     format-patch the workbench back into patches/ (and its'
+	@echo '                first three patches, the mainline fixes, into patches/fixes/)'
 	@echo 'make abi        Documentation/abi.md is the reference copy of the contract,'
 	@echo '                byte for byte (../shared/abi.md; skipped when absent)'
 	@echo 'make roundtrip  fail unless exporting the workbench gives patches/'
@@ -119,6 +120,7 @@ tree: deps
 
 export:
 	@scripts/export.py $(TREE) xrc-rcv/base xrc-rcv/series $(BASE_COMMIT)
+	@scripts/export-fixes.sh $(TREE)
 
 roundtrip: tree
 	@scripts/roundtrip.sh
