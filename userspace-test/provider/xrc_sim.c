@@ -9,8 +9,8 @@
  * The device: ib_register_device(..., "xrc_sim%d"), driver_id
  * RDMA_DRIVER_UNKNOWN, uverbs_abi_ver 1, no driver data in any command.
  * It has XRC domains, XRC target QPs and PDs; no CQs, MRs or data path.
- * XRC receive QP registration needs no provider op at all: libibverbs'
- * defaults are the generic commands.
+ * XRC receive QP registration needs no provider op at all: libibverbs
+ * issues the ioctl methods itself.
  */
 #include <config.h>
 
