@@ -20,7 +20,7 @@ BASE_COMMIT  := df9ca4d4be400ecd8de119cbffb8b898503961fe
 SERIES_VERSION := 4
 
 # KERNEL_SRC=/path/to/your/linux applies the series onto that checkout's
-# HEAD instead, in a worktree beside it.
+# HEAD instead, in a worktree of it in $(CACHE)/tree-<its name>.
 KERNEL_SRC ?=
 TREE ?= $(if $(KERNEL_SRC),$(CACHE)/tree-$(notdir $(abspath $(KERNEL_SRC))),$(CACHE)/tree)
 

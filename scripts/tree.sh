@@ -57,7 +57,7 @@ base_ok() {
 stamp() { cat "$SERIES_DIR"/*.patch | sha256sum | cut -d' ' -f1; }
 
 if [ -n "${KERNEL_SRC:-}" ]; then
-	# A user's own checkout: apply onto its HEAD in a worktree beside it
+	# A user's own checkout: apply onto its HEAD in a worktree of it ($TREE)
 	SRC_REPO=$KERNEL_SRC
 	BASE_COMMIT=$(git -C "$KERNEL_SRC" rev-parse HEAD)
 	git -C "$KERNEL_SRC" branch -f "$BASE_REF" HEAD
