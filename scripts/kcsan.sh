@@ -35,7 +35,7 @@ kunit() { # LOG QEMU-ARGS KERNEL-ARGS GLOB
 	(cd "$TREE" && kunit_py exec --arch=x86_64 \
 		--build_dir="$KBUILD" --timeout=2400 --qemu_args="$2" \
 		--kernel_args="$3" --raw_output=all "$4" > "$1" 2>&1) || true
-	python3 "$TREE/tools/testing/kunit/kunit.py" parse < "$1" > "${1%.log}-results.log" 2>&1 || true
+	kunit_py parse < "$1" > "${1%.log}-results.log" 2>&1 || true
 }
 passed_all() { # RESULTS N
 	grep -qE "Testing complete\. Ran $2 tests: passed: $2\$" "$1"

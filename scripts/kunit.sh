@@ -5,18 +5,16 @@
 # kmemleak or WARN report, fails.
 source "$(dirname "$0")/lib.sh"
 
-kunit() { kunit_py "$@"; }
-
 "$TOP/scripts/kernel.sh"
 
 step "kunit: running the suites under QEMU"
-(cd "$TREE" && kunit exec --arch=x86_64 --build_dir="$KBUILD" \
+(cd "$TREE" && kunit_py exec --arch=x86_64 --build_dir="$KBUILD" \
 	--timeout=1200 --qemu_args="-smp 2" --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
-kunit parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
+kunit_py parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
 
 step "kunit: booting again for a kmemleak scan after the suites"
 "$TOP/scripts/kmemleak-boot.sh" "$KBUILD" > "$KBUILD/kunit-kmemleak.log" 2>&1 || true
-kunit parse < "$KBUILD/kunit-kmemleak.log" > "$KBUILD/kunit-kmemleak-results.log" 2>&1 || true
+kunit_py parse < "$KBUILD/kunit-kmemleak.log" > "$KBUILD/kunit-kmemleak-results.log" 2>&1 || true
 
 for log in "$KBUILD/kunit-raw.log" "$KBUILD/kunit-kmemleak.log"; do
 	"$TOP/userspace-test/guest/check-log.sh" -r "$log" || exit 1
