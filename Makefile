@@ -37,7 +37,7 @@ export CACHE BASE_PKG BASE_VERSION BASE_SUITE BASE_SHA256 BASE_COMMIT SERIES_VER
 export CCACHE_DIR := $(CACHE)/ccache
 # ccache in depend mode: less CPU on a miss (scripts/lib.sh says how much)
 export CCACHE_DEPEND := 1
-export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT
+export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT BENCH_LSM
 
 # make test runs these stages, each whatever became of the ones before,
 # and ends with a table of them (scripts/test.sh, summary.sh). A stage is
@@ -58,7 +58,7 @@ TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest \
 	+ roundtrip rdma-core-test check coccinelle
 TEST_STAGES ?= $(filter-out / +,$(TEST_PLAN))
 
-.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile test summary docs docs-check clean-cache
+.PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile handle-sizes test summary docs docs-check clean-cache
 
 help:
 	@echo 'make deps       install what is needed (Debian packages; idempotent)'
@@ -84,10 +84,13 @@ help:
 	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
 	@echo '                ratios, JSON, the goal table and growth.svg; then'
 	@echo '                REG+UNREG through libibverbs against the OFED emulation'
-	@echo '                (BENCH_ARGS="--trials 51" to tune, BENCH_MEM=4G guest)'
+	@echo '                (BENCH_ARGS="--trials 51" to tune, BENCH_MEM=4G guest;'
+	@echo '                BENCH_LSM=selinux: the same with SELinux labelling every handle)'
 	@echo 'make bench-tiny tiny sizes on the debug kernel: every bench path runs'
 	@echo 'make bench-profile  perf in the bench guest: where REG, UNREG, OPEN_QP'
 	@echo '                and DESTROY_QP spend their time (PROFILE_ARGS: xrc_bench'"'"'s)'
+	@echo 'make handle-sizes  the structures behind an OPEN_QP handle and a registration'
+	@echo '                (pahole), and the slimmest OPEN_QP handle the uobject model allows'
 	@echo 'make test       every stage below, then a table (result, counts, time)'
 	@echo '                and "N passed, M failed"; fails if any stage failed:'
 	@echo '                $(TEST_PLAN)'
@@ -164,6 +167,9 @@ bench-tiny: tree
 
 bench-profile: tree
 	@PROFILE_ARGS="$(PROFILE_ARGS)" scripts/bench-profile.sh
+
+handle-sizes: tree
+	@scripts/handle-sizes.sh
 
 test:
 	@MAKE="$(MAKE)" scripts/test.sh $(TEST_PLAN)

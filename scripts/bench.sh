@@ -15,7 +15,11 @@
 #              BENCH_MEM      guest memory (full: 4G, for the MPI-shaped
 #                             scenario's million registrations; tiny: 2G)
 #              RC_BENCH_ARGS  xrc_rcv_bench's (full: "--pairs 2000 --trials 21")
-# Results: $BUILD/bench[-tiny]/{results.json,results.md,growth.svg,guest.log},
+#              BENCH_LSM      selinux: a full run with the guest booted with
+#                             lsm=selinux (an LSM that labels every QP
+#                             handle), into $BUILD/bench-selinux; the
+#                             libibverbs part is left out
+# Results: $BUILD/bench[-tiny|-selinux]/{results.json,results.md,growth.svg,guest.log},
 #          and in a full run verbs-emul.txt (libibverbs against the emulation)
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 # Run by hand as well as from the Makefile: take the pins from it.
@@ -34,6 +38,12 @@ case $mode in
 full | tiny) ;;
 *) die "usage: bench.sh [tiny]" ;;
 esac
+lsm=${BENCH_LSM:-}
+case $lsm in
+'') ;;
+selinux) [ "$mode" = full ] || die "BENCH_LSM needs the full bench's kernel" ;;
+*) die "BENCH_LSM=$lsm: only selinux is built into the bench kernel" ;;
+esac
 guest="$TOP/userspace-test/guest"
 bench="$TOP/userspace-test/bench"
 started=$(date +%s)
@@ -46,7 +56,7 @@ if [ "$mode" = tiny ]; then
 	"$TOP/scripts/kernel.sh"
 	kdir=$KBUILD
 else
-	out="$BUILD/bench"
+	out="$BUILD/bench${lsm:+-$lsm}"
 	args="${BENCH_ARGS:-}"
 	timeout=${BENCH_TIMEOUT:-3600}
 	mem=${BENCH_MEM:-4G}
@@ -68,7 +78,8 @@ step "bench: running in the guest ($mode sizes; kernel $(basename "$kdir"); log 
 # silence watchdog there, only the timeout
 silent=900; [ "$mode" = tiny ] || silent=0
 XRC_GUEST_SILENCE=${XRC_GUEST_SILENCE:-$silent} XRC_BUILD="$BUILD" "$guest/run-qemu.sh" -k "$kdir/arch/x86/boot/bzImage" \
-	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "$timeout" -m "$mem" > /dev/null || true
+	-i "$out/initramfs.cpio.gz" -l "$out/guest.log" -t "$timeout" -m "$mem" \
+	${lsm:+-a "lsm=$lsm"} > /dev/null || true
 grep -a '^xrc-bench: \[' "$out/guest.log" | tail -3 || true
 "$guest/check-log.sh" "$out/guest.log" || die "the bench failed or the kernel complained: $out/guest.log"
 
@@ -83,11 +94,15 @@ want=$(grep -aoE 'XRC-BENCH-JSON-SHA256=[0-9a-f]{64}' "$out/guest.log" | tail -1
 python3 "$bench/check-results.py" --require-all --markdown "$out/results.md" \
 	--svg "$out/growth.svg" "$out/results.json" ||
 	die "incomplete results: $out/results.json"
+if [ -n "$lsm" ]; then
+	python3 -c 'import json, sys; sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["system"]["lsm"].split(","))' \
+		"$out/results.json" "$lsm" || die "the guest ran without $lsm: see the LSMs in $out/results.json"
+fi
 
 # Through libibverbs: REG + UNREG with the new verbs against
 # MLNX_OFED's emulation over ibv_open_qp(), in a guest of its own on the
 # same kernel (rdma-core/guest.sh bench; the Makefile built rdma-core).
-if [ "$mode" = full ]; then
+if [ "$mode" = full ] && [ -z "$lsm" ]; then
 	step "bench: REG + UNREG through libibverbs against the emulation over ibv_open_qp()"
 	KERNEL="$kdir/arch/x86/boot/bzImage" XRC_SIM_KO="$ko" RC_BENCH_OUT="$out/verbs-emul.txt" \
 		RC_BENCH_ARGS="${RC_BENCH_ARGS:---pairs 2000 --trials 21}" \

@@ -144,8 +144,12 @@ def provenance(run, what):
 def performance_section(run):
     doc = run.bench
     tiny = bool(doc["config"].get("tiny"))
-    out = [f"### {run.id}", "",
-           provenance(run, "`make bench-tiny`" if tiny else "`make bench`"), ""]
+    lsm = active_lsm(doc)
+    what = "`make bench-tiny`" if tiny else f"`make bench{f' BENCH_LSM={lsm}' if lsm else ''}`"
+    out = [f"### {run.id}", "", provenance(run, what), ""]
+    if lsm:
+        out += [f"The guest booted with `lsm={lsm}`: every QP handle gets a security blob, and "
+                "each registration opens a handle of its own (the layer's labelled mode).", ""]
     if tiny:
         out += ["Tiny sizes on the debug kernel (KASAN, lockdep, kmemleak): the rows "
                 "prove that every path runs; the figures are not a measurement.", ""]
@@ -261,6 +265,16 @@ def git_commit(root):
         return "unknown"
 
 
+# The LSMs a bench run may have been made under (scripts/bench.sh BENCH_LSM)
+LABELLING_LSMS = ("selinux",)
+
+
+def active_lsm(doc):
+    """The labelling LSM the bench guest ran with, if any."""
+    active = doc.get("system", {}).get("lsm", "").split(",")
+    return next((m for m in LABELLING_LSMS if m in active), None)
+
+
 def add(root, a):
     src = Path(a.run_dir)
     if not src.is_dir():
@@ -291,7 +305,9 @@ def add(root, a):
         kernel = Path(a.kernel_release_file).read_text().strip()
     if not kernel:
         raise SystemExit("docs: which kernel ran? give --kernel")
-    made_by = ["make bench-tiny" if doc["config"].get("tiny") else "make bench"] if doc else []
+    lsm = active_lsm(doc) if doc else None
+    bench_cmd = "make bench-tiny" if doc and doc["config"].get("tiny") else "make bench"
+    made_by = [bench_cmd + (f" BENCH_LSM={lsm}" if lsm else "")] if doc else []
     made_by += ["make test"] if stages else []
     meta = {"date": when, "kernel": kernel,
             "base": f"{makefile_var(root, 'BASE_PKG')} {makefile_var(root, 'BASE_VERSION')} "
@@ -300,7 +316,8 @@ def add(root, a):
     if stages:
         meta["plan"] = a.plan or ""
 
-    dest = root / "Documentation" / "runs" / (when[:10] + "-" + re.sub(r"[^A-Za-z0-9._+-]", "_", kernel))
+    name = when[:10] + "-" + re.sub(r"[^A-Za-z0-9._+-]", "_", kernel) + (f"-{lsm}" if lsm else "")
+    dest = root / "Documentation" / "runs" / name
     if dest.exists():
         old = read_meta(dest / "meta.txt")
         if old.get("commit") != meta["commit"]:

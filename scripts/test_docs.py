@@ -128,6 +128,21 @@ class DocsTest(unittest.TestCase):
         self.assertIn("begin -->\n<!-- generated: testing end", self.page("testing"))
         self.assertEqual(self.run_docs("check")[0], 0)
 
+    def test_a_run_under_selinux_gets_a_directory_of_its_own(self):
+        self.assertEqual(self.add_bench(tiny=False)[0], 0)
+        doc = bench_fixture(False)
+        doc["system"]["lsm"] = "capability,selinux"
+        self.assertEqual(self.add_bench(doc)[0], 0)
+        runs = self.root / "Documentation" / "runs"
+        meta = docs.read_meta(runs / "2000-01-01-0.0-fixture-selinux" / "meta.txt")
+        self.assertEqual(meta["made_by"], "make bench BENCH_LSM=selinux")
+        self.assertEqual(docs.read_meta(runs / "2000-01-01-0.0-fixture" / "meta.txt")["made_by"],
+                         "make bench")
+        perf = self.page("performance")
+        self.assertIn("`make bench BENCH_LSM=selinux`", perf)
+        self.assertIn("LSMs capability,selinux", perf)
+        self.assertEqual(self.run_docs("check")[0], 0)
+
     def test_an_incomplete_bench_run_is_refused(self):
         doc = bench_fixture()
         doc["rows"] = doc["rows"][1:]

@@ -170,8 +170,9 @@ def markdown(doc):
     cfg, rows = doc["config"], {r["id"]: r for r in doc["rows"]}
     out = []
     sysi = doc.get("system", {})
+    lsm = f"; LSMs {sysi['lsm']}" if sysi.get("lsm") else ""
     out.append(f"Kernel `{sysi.get('kernel')}` ({sysi.get('cpus')} vCPUs, TCG, clocksource "
-               f"{sysi.get('clocksource')}); {cfg['trials']} trials x {cfg['batch']} commands; "
+               f"{sysi.get('clocksource')}{lsm}); {cfg['trials']} trials x {cfg['batch']} commands; "
                f"medians, [p25, p75]; run took {doc.get('wall_s', 0):.0f} s in the guest.")
     out.append("")
 

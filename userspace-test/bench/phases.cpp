@@ -527,6 +527,7 @@ void Bench::run() {
   rep_.system("kernel", json_str(si.kernel));
   rep_.system("cmdline", json_str(si.cmdline));
   rep_.system("clocksource", json_str(si.clocksource));
+  rep_.system("lsm", json_str(si.lsm));
   rep_.system("cpus", std::to_string(si.cpus));
   rep_.system("mem_total_kb", std::to_string(si.mem_total_kb));
 
@@ -565,8 +566,9 @@ void Bench::run() {
   rep_.system("max_qps", std::to_string(std::max<long long>(max_qps.value_or(-1), need)));
 
   const long long live0 = live_qps();
-  progress("%s, %ld cpus, clocksource %s, live_qps %lld, max_qps %lld -> %ld", si.kernel.c_str(),
-           si.cpus, si.clocksource.c_str(), live0, max_qps.value_or(-1), need);
+  progress("%s, %ld cpus, clocksource %s, LSMs %s, live_qps %lld, max_qps %lld -> %ld",
+           si.kernel.c_str(), si.cpus, si.clocksource.c_str(), si.lsm.c_str(), live0,
+           max_qps.value_or(-1), need);
   if (wants("pairs")) pairs();
   if (wants("held")) held();
   if (wants("files")) files();

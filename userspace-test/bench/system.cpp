@@ -120,6 +120,8 @@ SystemInfo system_info() {
   si.cmdline = read_line("/proc/cmdline").value_or("");
   si.clocksource =
       read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource").value_or("?");
+  // securityfs must be mounted (the bench guest's script does); "?" if not
+  si.lsm = read_line("/sys/kernel/security/lsm").value_or("?");
   si.cpus = sysconf(_SC_NPROCESSORS_ONLN);
   std::ifstream mi("/proc/meminfo");
   std::stringstream buf;

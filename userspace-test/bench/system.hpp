@@ -45,6 +45,7 @@ struct SystemInfo {
   std::string kernel;       // uname -r
   std::string cmdline;      // /proc/cmdline
   std::string clocksource;  // current_clocksource
+  std::string lsm;          // /sys/kernel/security/lsm: the active LSMs, in order
   long cpus = 0;
   long long mem_total_kb = 0;
 };
