@@ -181,10 +181,11 @@ summary:
 # RUN=dir adds one first: $(CACHE)/build/bench or bench-tiny (results.json),
 # or $(CACHE)/build/summary (make test's stage files). The kernel release
 # is the bench's, else the debug build's; RUN_KERNEL=release overrides.
+# RUN_LABEL=word tells apart two runs of one kernel release and day.
 docs:
 	@scripts/docs.py $(if $(RUN),add "$(RUN)" --plan "$(TEST_STAGES)" \
 		--kernel-release-file "$(KBUILD)/include/config/kernel.release" \
-		$(if $(RUN_KERNEL),--kernel "$(RUN_KERNEL)"),generate)
+		$(if $(RUN_KERNEL),--kernel "$(RUN_KERNEL)") $(if $(RUN_LABEL),--label "$(RUN_LABEL)"),generate)
 
 docs-check:
 	@scripts/docs.py check

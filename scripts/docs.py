@@ -316,7 +316,8 @@ def add(root, a):
     if stages:
         meta["plan"] = a.plan or ""
 
-    name = when[:10] + "-" + re.sub(r"[^A-Za-z0-9._+-]", "_", kernel) + (f"-{lsm}" if lsm else "")
+    label = a.label or lsm
+    name = when[:10] + "-" + re.sub(r"[^A-Za-z0-9._+-]", "_", kernel) + (f"-{label}" if label else "")
     dest = root / "Documentation" / "runs" / name
     if dest.exists():
         old = read_meta(dest / "meta.txt")
@@ -353,6 +354,9 @@ def main(argv=None):
     p.add_argument("--commit", help="this repository's commit the run was made at (default: HEAD)")
     p.add_argument("--date", help="'YYYY-MM-DD HH:MM UTC' (default: the run files' time)")
     p.add_argument("--plan", help="make test's stages in order (default: by name)")
+    p.add_argument("--label", type=lambda s: re.sub(r"[^A-Za-z0-9._+-]", "_", s),
+                   help="appended to the run's directory name, to tell apart runs of one "
+                        "kernel release and day (default: the labelling LSM, if any)")
     sub.add_parser("generate", help="rewrite the generated sections from the committed runs")
     sub.add_parser("check", help="fail if a generated section differs from the committed runs")
     a = ap.parse_args(argv)

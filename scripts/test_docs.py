@@ -143,6 +143,17 @@ class DocsTest(unittest.TestCase):
         self.assertIn("LSMs capability,selinux", perf)
         self.assertEqual(self.run_docs("check")[0], 0)
 
+    def test_a_label_tells_apart_two_runs_of_one_kernel_and_day(self):
+        self.assertEqual(self.add_bench(tiny=False)[0], 0)
+        d = self.scratch / "bench"
+        rc, _ = self.run_docs("add", str(d), "--commit", "fixture1commit", "--date", FIXTURE_DATE,
+                              "--label", "second run")
+        self.assertEqual(rc, 0)
+        meta = docs.read_meta(self.root / "Documentation" / "runs" /
+                              "2000-01-01-0.0-fixture-second_run" / "meta.txt")
+        self.assertEqual(meta["commit"], "fixture1commit")
+        self.assertEqual(self.run_docs("check")[0], 0)
+
     def test_an_incomplete_bench_run_is_refused(self):
         doc = bench_fixture()
         doc["rows"] = doc["rows"][1:]

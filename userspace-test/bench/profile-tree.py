@@ -13,8 +13,7 @@ per command: samples come at a steady rate, so a sample stands for the
 sample duration (perf's header, in REPORT) over all samples. That holds
 while the process is on a CPU the whole time, as xrc_bench's profile
 phase is; a phase that sleeps would inflate the figures. A handler's
-subtree starts at its outermost frame: none of the four recurses or
-runs inside another.
+subtree starts at its outermost frame: none of them recurses.
 
 Under TCG a sample that falls due while interrupts are off is taken when
 they come back on, so time spent under a spin_lock_irq() is charged to the
@@ -24,7 +23,13 @@ import argparse
 import re
 from collections import Counter, defaultdict
 
-HANDLERS = ["ib_uverbs_reg_xrc_rcv_qp", "ib_uverbs_unreg_xrc_rcv_qp",
+# The system calls first: REG and UNREG go as ioctl(2), OPEN_QP and
+# DESTROY_QP as write(2), so their subtrees are the two halves of the goal
+# pair, the framework included. Then the commands' own handlers: REG's
+# method handler, and the layer's UNREG (its method handler ends in a
+# tail call, so its frame does not show).
+HANDLERS = ["__x64_sys_ioctl", "ksys_write",
+            "ib_uverbs_handler_UVERBS_METHOD_XRCD_REG_RCV_QP", "ib_xrc_rcv_unreg_qp",
             "ib_uverbs_open_qp", "ib_uverbs_destroy_qp"]
 
 
