@@ -18,12 +18,14 @@ RC_VERSION=65.0	# PACKAGE_VERSION: libibverbs.so.1.18.$RC_VERSION
 # (make_base_repo in tree.sh); the cover letter's base-commit: line names it.
 RC_BASE_COMMIT="${RC_BASE_COMMIT:-1b76412146c3771d456b73340f2fe53aa4f4b48f}"
 
-RC_PATCHES="$TOP/patches/rdma-core"
+# RC_PATCHES, RC_SERIES_REF, RC_TREE, RC_BUILD and RC_EXPORT_PREFIX serve
+# another series on the same base too (rxe/rxe.mk: the rxe provider's)
+RC_PATCHES="${RC_PATCHES:-$TOP/patches/rdma-core}"
 RC_SRC_REPO="$CACHE/src/rdma-core"	# the pristine base, as a git repo
 RC_TREE="${RC_TREE:-$CACHE/rdma-core-tree}"	# the workbench: base + series
 RC_BUILD="${RC_BUILD:-$CACHE/build/rdma-core}"	# cmake + ninja build of RC_TREE
 RC_BASE_REF=rdma-core/base
-RC_SERIES_REF=rdma-core/series
+RC_SERIES_REF="${RC_SERIES_REF:-rdma-core/series}"
 JOBS="${JOBS:-2}"
 
 step() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -58,6 +60,6 @@ rc_source() {
 
 # The kernel series' export script, pointed at the rdma-core series
 rc_export() { # TREE BASE_REF SERIES_REF BASE_COMMIT [OUTDIR]
-	EXPORT_PATCHES="$TOP/patches/rdma-core" EXPORT_PREFIX="PATCH rdma-core" \
+	EXPORT_PATCHES="$RC_PATCHES" EXPORT_PREFIX="${RC_EXPORT_PREFIX:-PATCH rdma-core}" \
 		SERIES_VERSION= "$TOP/scripts/export.py" "$@"
 }

@@ -4,7 +4,7 @@
 # its own, so the workbench is not touched.
 source "$(dirname "$0")/lib.sh"
 
-rt="$CACHE/rdma-core-roundtrip"
+rt="${RC_ROUNDTRIP:-$CACHE/rdma-core-roundtrip}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -12,8 +12,8 @@ trap 'rm -rf "$out"' EXIT
 git -C "$rt" am --abort >/dev/null 2>&1 || true
 git -C "$rt" checkout -q -f --detach "$RC_BASE_REF"
 git -C "$rt" am -q --committer-date-is-author-date $(rc_patches) ||
-	die "patches/rdma-core/ does not apply with git am onto $RC_BASE_COMMIT"
+	die "$RC_PATCHES does not apply with git am onto $RC_BASE_COMMIT"
 rc_export "$rt" "$RC_BASE_REF" HEAD "$RC_BASE_COMMIT" "$out" >/dev/null
 diff -r "$RC_PATCHES" "$out" ||
-	die "git am + format-patch does not reproduce patches/rdma-core/"
-step "rdma-core roundtrip: git am + format-patch reproduces all $(ls "$out" | wc -l) files of patches/rdma-core/"
+	die "git am + format-patch does not reproduce $RC_PATCHES"
+step "rdma-core roundtrip: git am + format-patch reproduces all $(ls "$out" | wc -l) files of $(basename "$RC_PATCHES")/"

@@ -68,7 +68,7 @@ if [ -d "$RC_TREE" ] && [ -f "$state" ]; then
 	read -r applied_stamp applied_head < "$state"
 	head=$(git -C "$RC_TREE" rev-parse HEAD)
 	if [ "$applied_stamp" = "$(stamp)" ] && [ "$applied_head" = "$head" ]; then
-		step "rdma-core: $RC_TREE already holds patches/rdma-core ($(git -C "$RC_TREE" rev-list --count "$RC_BASE_REF"..HEAD) commits)"
+		step "rdma-core: $RC_TREE already holds $(basename "$RC_PATCHES") ($(git -C "$RC_TREE" rev-list --count "$RC_BASE_REF"..HEAD) commits)"
 		exit 0
 	fi
 	if [ "$applied_head" != "$head" ] && [ -z "${FORCE:-}" ]; then
@@ -76,11 +76,11 @@ if [ -d "$RC_TREE" ] && [ -f "$state" ]; then
 			diff -rq "$RC_PATCHES" "$state.export" >/dev/null; then
 			rm -rf "$state.export"
 			echo "$(stamp) $head" > "$state"
-			step "rdma-core: $RC_TREE holds patches/rdma-core (exported from it)"
+			step "rdma-core: $RC_TREE holds $(basename "$RC_PATCHES") (exported from it)"
 			exit 0
 		fi
 		rm -rf "$state.export"
-		die "$RC_TREE has commits that are not in patches/rdma-core: run 'make rdma-core-export', or 'make rdma-core-tree FORCE=1' to throw them away"
+		die "$RC_TREE has commits that are not in $RC_PATCHES: run 'make rdma-core-export', or 'make rdma-core-tree FORCE=1' to throw them away"
 	fi
 fi
 

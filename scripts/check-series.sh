@@ -8,9 +8,12 @@
 # Accepted findings, each with its reason, are in scripts/check-allow.
 source "$(dirname "$0")/lib.sh"
 
-OUT="$BUILD/check"
+# CHECK_OUT, CHECK_LOGS and CHECK_CONFIG (a fragment added to the
+# configuration) let another series of the same base be checked beside
+# this one (rxe/rxe.mk)
+OUT="${CHECK_OUT:-$BUILD/check}"
 TARGETS=(drivers/infiniband/ drivers/net/ethernet/mellanox/mlx4/)
-LOGS="$BUILD/check-logs"
+LOGS="${CHECK_LOGS:-$BUILD/check-logs}"
 findings() { python3 "$TOP/scripts/findings.py" "$@"; }
 kmake() { nice make -s -C "$CHECK_TREE" O="$OUT" -j"$(nproc)" CC="$KCC" W=1 "$@"; }
 
@@ -44,7 +47,7 @@ if [ ! -d "$CHECK_TREE" ]; then
 	git -C "$TREE" worktree add -q --detach "$CHECK_TREE" "$BASE_REF"
 fi
 mkdir -p "$OUT" "$LOGS/built"
-cat "$TOP/kunit/.kunitconfig" "$TOP/scripts/check.config" > "$OUT/.config.want"
+cat "$TOP/kunit/.kunitconfig" "$TOP/scripts/check.config" ${CHECK_CONFIG:+"$CHECK_CONFIG"} > "$OUT/.config.want"
 # What the objects in $OUT were built from: "<tree before> <tree>" of the
 # last build that went through, so that a patch is always built right
 # after the tree before it and compiles exactly what it changes

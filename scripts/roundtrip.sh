@@ -14,7 +14,7 @@ git -C "$rt" checkout -q -f --detach "$BASE_REF"
 git -C "$rt" am -q --committer-date-is-author-date $(series_patches) ||
 	die "patches/ does not apply with git am onto $BASE_COMMIT"
 "$TOP/scripts/export.py" "$rt" "$BASE_REF" HEAD "$BASE_COMMIT" "$out" >/dev/null
-diff -r --exclude=rdma-core --exclude=fixes "$TOP/patches" "$out" ||
+diff -r --exclude=rdma-core --exclude=fixes --exclude=rxe --exclude=rdma-core-rxe "$TOP/patches" "$out" ||
 	die "git am + format-patch does not reproduce patches/"
 step "roundtrip: git am + format-patch reproduces all $(ls "$out" | wc -l) files of patches/"
 

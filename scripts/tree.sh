@@ -78,7 +78,8 @@ if [ -d "$TREE" ] && [ -f "$state" ]; then
 		# Edited and exported since: the workbench is patches/ already
 		if "$TOP/scripts/export.py" "$TREE" "$BASE_REF" "$SERIES_REF" \
 			"$BASE_COMMIT" "$state.export" >/dev/null &&
-			diff -rq --exclude=rdma-core --exclude=fixes "$TOP/patches" "$state.export" >/dev/null; then
+			diff -rq --exclude=rdma-core --exclude=fixes --exclude=rxe --exclude=rdma-core-rxe \
+			"$SERIES_DIR" "$state.export" >/dev/null; then
 			rm -rf "$state.export"
 			echo "$(stamp) $head" > "$state"
 			step "tree: $TREE holds patches/ (exported from it)"
