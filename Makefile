@@ -90,7 +90,7 @@ help:
 	@echo 'make bench-profile  perf in the bench guest: where REG, UNREG, OPEN_QP'
 	@echo '                and DESTROY_QP spend their time (PROFILE_ARGS: xrc_bench'"'"'s)'
 	@echo 'make handle-sizes  the structures behind an OPEN_QP handle and a registration'
-	@echo '                (pahole), and the slimmest OPEN_QP handle the uobject model allows'
+	@echo '                (pahole), and a slim OPEN_QP handle in the uobject model'
 	@echo 'make test       every stage below, then a table (result, counts, time)'
 	@echo '                and "N passed, M failed"; fails if any stage failed:'
 	@echo '                $(TEST_PLAN)'

@@ -10,10 +10,10 @@ import sys
 
 KMALLOC = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192]
 
-# What ib_open_qp() sets in the struct ib_qp it allocates for a handle
-# (__ib_open_qp() in core/verbs.c), and uverbs' uobject back pointer: all
-# an opened handle uses. The rest of struct ib_qp (PD, CQs, SRQ, MR
-# lists, counters, restrack entry, ...) belongs to the QP itself.
+# The members of struct ib_qp an opened handle needs: what __ib_open_qp()
+# (core/verbs.c) sets, uverbs' uobject back pointer, and the handle's own
+# usecnt, which ib_destroy_qp_user() reads. The rest of struct ib_qp (PD,
+# CQs, SRQ, MR lists, counters, restrack entry, ...) belongs to the QP.
 OPENED_QP_MEMBERS = ["device", "usecnt", "open_list", "real_qp", "uobject",
                      "event_handler", "qp_context", "qp_num", "qp_type", "qp_sec"]
 
@@ -73,16 +73,19 @@ def main(path):
     slim = [("a uobject that delivers events (uevent + XRCD pointer)", size["ib_uevent_object"] + 8),
             (f"an opened-QP record of only {', '.join(OPENED_QP_MEMBERS)}", opened),
             ("its security record, unchanged", size["ib_qp_security"])]
-    print("The slimmest OPEN_QP handle the uobject model allows (each in a cache of its exact size):")
+    print("A slim OPEN_QP handle in the uobject model (each part in a cache of its exact size;")
+    print("the security record is needed only where an LSM implements the InfiniBand hooks):")
     print()
     print("| part | bytes |")
     print("|---|--:|")
     for what, n in slim:
         print(f"| {what} | {n} |")
     total = sum(n for _, n in slim)
+    bare = total - size["ib_qp_security"]
     reg = kmalloc_class(size["ib_xrc_rcv_reg"])
-    print(f"| **total** | **{total}** |")
-    print(f"| registration / that handle | {reg / total:.2f} |")
+    print(f"| **total without the security record** | **{bare}** |")
+    print(f"| **total with it** | **{total}** |")
+    print(f"| registration / that handle, without / with | {reg / bare:.2f} / {reg / total:.2f} |")
     print(f"| registration / today's handle (kmalloc classes) | {reg / h_class:.2f} |")
     print(f"| a bare `struct ib_uobject`, which no handle can go below | {size['ib_uobject']} |")
 

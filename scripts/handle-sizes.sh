@@ -1,6 +1,6 @@
 #!/bin/bash
 # Where an OPEN_QP handle's bytes go, against a registration's, and what
-# the slimmest OPEN_QP handle the uobject model allows would weigh.
+# a slim OPEN_QP handle in the uobject model would weigh.
 #
 # Compiles three objects of the series' tree with -g, in the bench
 # kernel's configuration (no debug options), into $BUILD/handle-sizes,
