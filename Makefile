@@ -104,6 +104,8 @@ help:
 	@echo '                the OFED 1.5 compatibility library'"'"'s tests (host only)'
 	@echo 'make rdma-core-guest libibverbs in the guest: the verbs, an OFED-style'
 	@echo '                program, the end-to-end suites over libibverbs'
+	@echo 'make rxe-test   XRC in rdma_rxe: its kernel series (patches/rxe/) and the rxe'
+	@echo '                provider'"'"'s (patches/rdma-core-rxe/): round trips, per-patch checks'
 	@echo 'make backport-test  the stack out of tree for older kernels, its DKMS'
 	@echo '                package, a boot of a stock kernel with it (backport/README.md)'
 	@echo 'make docs RUN=dir  commit a run (dir: $$CACHE/build/bench, bench-tiny or'
@@ -193,6 +195,7 @@ docs-check:
 
 -include backport/backport.mk
 -include rdma-core/rdma-core.mk
+-include rxe/rxe.mk
 
 clean-cache:
 	rm -rf $(CACHE)

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xrc_rxe_test: XRC over one rxe device, looped back, through libibverbs.
+ *
+ * One XRC initiator and one XRC target QP connected to each other on the
+ * same port, XRC SRQs in two XRC domains:
+ *   1. SEND (multi packet) and SEND_WITH_IMM into SRQ A
+ *   2. RDMA WRITE, RDMA READ (multi packet), WRITE_WITH_IMM, both atomics
+ *   3. SEND naming SRQ B of another XRCD -> IBV_WC_REM_INV_REQ_ERR, no recv
+ *   4. a second pair: SEND naming a nonexistent SRQ -> REM_INV_REQ_ERR
+ *   5. tear everything down
+ * Prints "ok"/"not ok" lines and exits 0 only if everything passed.
+ *
+ * Built against rdma-core with patches/rdma-core-rxe/ and run by hand in a
+ * guest with patches/rxe/ (rxe/README.md); no make target runs it yet.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+
+#define MTU		IBV_MTU_1024
+#define BUF		8192
+#define TIMEOUT_MS	3000
+
+static int passed, failed;
+
+static void check(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("%s - ", ok ? "ok" : "not ok");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	if (ok)
+		passed++;
+	else
+		failed++;
+	fflush(stdout);
+}
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_cq *scq, *rcq;
+static int gidx = -1;
+static union ibv_gid gid;
+static uint8_t port = 1;
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* poll one completion, 0 if none came within ms */
+static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int ms)
+{
+	long end = now_ms() + ms;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n;
+		usleep(1000);
+	} while (now_ms() < end);
+
+	return 0;
+}
+
+static int find_gid(void)
+{
+	struct ibv_port_attr pa;
+	int i;
+
+	if (ibv_query_port(ctx, port, &pa))
+		return -1;
+	for (i = 0; i < pa.gid_tbl_len; i++) {
+		union ibv_gid g;
+
+		if (ibv_query_gid(ctx, port, i, &g))
+			continue;
+		/* IPv4 mapped: ::ffff:a.b.c.d */
+		if (!g.raw[0] && g.raw[10] == 0xff && g.raw[11] == 0xff) {
+			gid = g;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
+{
+	struct ibv_srq_init_attr_ex a = {
+		.attr = { .max_wr = 64, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = pd,
+		.xrcd = xrcd,
+		.cq = rcq,
+	};
+	struct ibv_srq *srq = ibv_create_srq_ex(ctx, &a);
+
+	if (srq && ibv_get_srq_num(srq, num)) {
+		ibv_destroy_srq(srq);
+		return NULL;
+	}
+	return srq;
+}
+
+static struct ibv_xrcd *open_xrcd(void)
+{
+	struct ibv_xrcd_init_attr a = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+
+	return ibv_open_xrcd(ctx, &a);
+}
+
+static struct ibv_qp *ini_qp(void)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.send_cq = scq,
+		.cap = { .max_send_wr = 32, .max_send_sge = 1,
+			 .max_inline_data = 64 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+
+	return ibv_create_qp_ex(ctx, &a);
+}
+
+static struct ibv_qp *tgt_qp(struct ibv_xrcd *xrcd)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+		.xrcd = xrcd,
+	};
+
+	return ibv_create_qp_ex(ctx, &a);
+}
+
+static int to_init(struct ibv_qp *qp, int access)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = port,
+		.qp_access_flags = access,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+static int to_rtr(struct ibv_qp *qp, uint32_t dqpn, int tgt)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = MTU,
+		.dest_qp_num = dqpn,
+		.rq_psn = 100,
+		.max_dest_rd_atomic = 4,
+		.min_rnr_timer = 12,
+		.ah_attr = {
+			.is_global = 1,
+			.port_num = port,
+			.grh = { .dgid = gid, .sgid_index = gidx,
+				 .hop_limit = 64 },
+		},
+	};
+	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+
+	if (tgt)
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+static int to_rts(struct ibv_qp *qp, int rnr_retry)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = 100,
+		.timeout = 14,
+		.retry_cnt = 3,
+		.rnr_retry = rnr_retry,
+		.max_rd_atomic = 4,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int connect_pair(struct ibv_qp *ini, struct ibv_qp *tgt, int rnr_retry)
+{
+	int rw = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		 IBV_ACCESS_REMOTE_ATOMIC;
+
+	if (to_init(ini, 0) || to_init(tgt, rw))
+		return -1;
+	if (to_rtr(ini, tgt->qp_num, 0) || to_rtr(tgt, ini->qp_num, 1))
+		return -1;
+	return to_rts(ini, rnr_retry);
+}
+
+static int post_recv(struct ibv_srq *srq, struct ibv_mr *mr, void *buf,
+		     uint32_t len, uint64_t id)
+{
+	struct ibv_sge sge = { (uintptr_t)buf, len, mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return ibv_post_srq_recv(srq, &wr, &bad);
+}
+
+static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op,
+		     uint32_t srqn, struct ibv_mr *mr, void *buf,
+		     uint32_t len, uint64_t raddr, uint32_t rkey,
+		     uint64_t add_cmp, uint64_t swap, uint64_t id)
+{
+	struct ibv_sge sge = { (uintptr_t)buf, len, mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.imm_data = htonl(0x1234),
+	}, *bad;
+
+	wr.qp_type.xrc.remote_srqn = srqn;
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = rkey;
+		wr.wr.atomic.compare_add = add_cmp;
+		wr.wr.atomic.swap = swap;
+	} else {
+		wr.wr.rdma.remote_addr = raddr;
+		wr.wr.rdma.rkey = rkey;
+	}
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+static const char *st(enum ibv_wc_status s)
+{
+	return ibv_wc_status_str(s);
+}
+
+int main(int argc, char **argv)
+{
+	const char *devname = argc > 1 ? argv[1] : "rxe0";
+	struct ibv_device **list;
+	struct ibv_device_attr dattr;
+	struct ibv_xrcd *xa, *xb;
+	struct ibv_srq *sa, *sb;
+	struct ibv_qp *ini, *tgt, *ini2, *tgt2, *ini3, *tgt3;
+	struct ibv_async_event ev;
+	struct ibv_srq_attr sattr;
+	struct pollfd pfd;
+	uint32_t na, nb;
+	struct ibv_mr *smr, *rmr, *tmr;
+	char *sbuf, *rbuf, *tbuf;
+	struct ibv_wc wc;
+	int i, n, ok;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), devname))
+			ctx = ibv_open_device(list[i]);
+	check(ctx != NULL, "open %s", devname);
+	if (!ctx)
+		return 1;
+
+	check(!ibv_query_device(ctx, &dattr) &&
+	      (dattr.device_cap_flags & IBV_DEVICE_XRC),
+	      "device reports IBV_DEVICE_XRC");
+	gidx = find_gid();
+	check(gidx >= 0, "IPv4 RoCEv2 gid found at index %d", gidx);
+
+	pd = ibv_alloc_pd(ctx);
+	scq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	rcq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	check(pd && scq && rcq, "pd and cqs");
+
+	xa = open_xrcd();
+	xb = open_xrcd();
+	check(xa && xb, "open two XRC domains");
+	if (!xa || !xb)
+		return 1;
+
+	sa = xrc_srq(xa, &na);
+	sb = xrc_srq(xb, &nb);
+	check(sa && sb && na != nb, "XRC SRQs %#x (xrcd A) %#x (xrcd B)",
+	      sa ? na : 0, sb ? nb : 0);
+	if (!sa || !sb)
+		return 1;
+
+	ini = ini_qp();
+	tgt = tgt_qp(xa);
+	check(ini && tgt, "XRC_INI qp %#x, XRC_TGT qp %#x",
+	      ini ? ini->qp_num : 0, tgt ? tgt->qp_num : 0);
+	if (!ini || !tgt)
+		return 1;
+	check(!connect_pair(ini, tgt, 3), "connect INI <-> TGT (RTS/RTR)");
+
+	sbuf = calloc(1, BUF);
+	rbuf = calloc(1, BUF);
+	tbuf = aligned_alloc(4096, BUF);
+	memset(tbuf, 0, BUF);
+	smr = ibv_reg_mr(pd, sbuf, BUF, IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rbuf, BUF, IBV_ACCESS_LOCAL_WRITE);
+	tmr = ibv_reg_mr(pd, tbuf, BUF, IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			 IBV_ACCESS_REMOTE_ATOMIC);
+	check(smr && rmr && tmr, "memory regions");
+	if (!smr || !rmr || !tmr)
+		return 1;
+
+	/* 1. SEND of 4000 bytes: four packets at MTU 1024 */
+	for (i = 0; i < 4000; i++)
+		sbuf[i] = (char)(i * 7 + 1);
+	post_recv(sa, rmr, rbuf, BUF, 0xa1);
+	post_send(ini, IBV_WR_SEND, na, smr, sbuf, 4000, 0, 0, 0, 0, 1);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS && wc.wr_id == 1,
+	      "SEND 4000 bytes: send completion %s",
+	      ok ? st(wc.status) : "missing");
+	ok = poll_one(rcq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS && wc.wr_id == 0xa1 &&
+	      wc.opcode == IBV_WC_RECV && wc.byte_len == 4000 &&
+	      wc.qp_num == tgt->qp_num && !memcmp(sbuf, rbuf, 4000),
+	      "SEND 4000 bytes: recv completion on SRQ A's cq %s len %u qpn %#x",
+	      ok ? st(wc.status) : "missing", ok ? wc.byte_len : 0,
+	      ok ? wc.qp_num : 0);
+
+	post_recv(sa, rmr, rbuf, BUF, 0xa2);
+	post_send(ini, IBV_WR_SEND_WITH_IMM, na, smr, sbuf, 16, 0, 0, 0, 0, 2);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1 &&
+	     wc.status == IBV_WC_SUCCESS;
+	ok = ok && poll_one(rcq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS && wc.wr_id == 0xa2 &&
+	      (wc.wc_flags & IBV_WC_WITH_IMM) &&
+	      wc.imm_data == htonl(0x1234) && wc.byte_len == 16,
+	      "SEND_WITH_IMM: recv completion with immediate");
+
+	/* 2. RDMA WRITE 3000 bytes, READ it back, WRITE_WITH_IMM, atomics */
+	for (i = 0; i < 3000; i++)
+		sbuf[i] = (char)(i * 3 + 5);
+	post_send(ini, IBV_WR_RDMA_WRITE, na, smr, sbuf, 3000,
+		  (uintptr_t)tbuf, tmr->rkey, 0, 0, 3);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS &&
+	      !memcmp(sbuf, tbuf, 3000),
+	      "RDMA WRITE 3000 bytes: %s, data %s",
+	      ok ? st(wc.status) : "missing",
+	      memcmp(sbuf, tbuf, 3000) ? "differs" : "matches");
+
+	memset(rbuf, 0, BUF);
+	post_send(ini, IBV_WR_RDMA_READ, na, rmr, rbuf, 3000,
+		  (uintptr_t)tbuf, tmr->rkey, 0, 0, 4);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS &&
+	      !memcmp(rbuf, tbuf, 3000),
+	      "RDMA READ 3000 bytes: %s, data %s",
+	      ok ? st(wc.status) : "missing",
+	      memcmp(rbuf, tbuf, 3000) ? "differs" : "matches");
+
+	post_recv(sa, rmr, rbuf, BUF, 0xa3);
+	post_send(ini, IBV_WR_RDMA_WRITE_WITH_IMM, na, smr, sbuf, 100,
+		  (uintptr_t)tbuf + 4096, tmr->rkey, 0, 0, 5);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1 &&
+	     wc.status == IBV_WC_SUCCESS;
+	ok = ok && poll_one(rcq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS && wc.wr_id == 0xa3 &&
+	      wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM &&
+	      !memcmp(sbuf, tbuf + 4096, 100),
+	      "RDMA WRITE_WITH_IMM: recv completion on SRQ A's cq");
+
+	*(uint64_t *)(tbuf + 2048) = 40;
+	post_send(ini, IBV_WR_ATOMIC_FETCH_AND_ADD, na, rmr, rbuf, 8,
+		  (uintptr_t)tbuf + 2048, tmr->rkey, 2, 0, 6);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS &&
+	      *(uint64_t *)rbuf == 40 && *(uint64_t *)(tbuf + 2048) == 42,
+	      "FETCH_ADD: %s, orig %" PRIu64 ", now %" PRIu64,
+	      ok ? st(wc.status) : "missing", *(uint64_t *)rbuf,
+	      *(uint64_t *)(tbuf + 2048));
+	post_send(ini, IBV_WR_ATOMIC_CMP_AND_SWP, na, rmr, rbuf, 8,
+		  (uintptr_t)tbuf + 2048, tmr->rkey, 42, 7, 7);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.status == IBV_WC_SUCCESS &&
+	      *(uint64_t *)rbuf == 42 && *(uint64_t *)(tbuf + 2048) == 7,
+	      "CMP_AND_SWP: %s, orig %" PRIu64 ", now %" PRIu64,
+	      ok ? st(wc.status) : "missing", *(uint64_t *)rbuf,
+	      *(uint64_t *)(tbuf + 2048));
+
+	/* SRQ limit: 3 WQEs, limit 2, two messages -> event on SRQ A */
+	for (i = 0; i < 3; i++)
+		post_recv(sa, rmr, rbuf, BUF, 0xc0 + i);
+	sattr.srq_limit = 2;
+	check(!ibv_modify_srq(sa, &sattr, IBV_SRQ_LIMIT), "arm SRQ A limit");
+	ok = 1;
+	for (i = 0; i < 2; i++) {
+		post_send(ini, IBV_WR_SEND, na, smr, sbuf, 32, 0, 0, 0, 0, 10);
+		ok = ok && poll_one(scq, &wc, TIMEOUT_MS) == 1 &&
+		     wc.status == IBV_WC_SUCCESS &&
+		     poll_one(rcq, &wc, TIMEOUT_MS) == 1 &&
+		     wc.status == IBV_WC_SUCCESS;
+	}
+	check(ok, "two SENDs into SRQ A");
+	pfd.fd = ctx->async_fd;
+	pfd.events = POLLIN;
+	ok = poll(&pfd, 1, TIMEOUT_MS) == 1 && !ibv_get_async_event(ctx, &ev);
+	check(ok && ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED &&
+	      ev.element.srq == sa,
+	      "SRQ limit event on SRQ A: %s",
+	      ok ? ibv_event_type_str(ev.event_type) : "missing");
+	if (ok)
+		ibv_ack_async_event(&ev);
+
+	/* RNR: no WQE when the SEND comes, one posted 100 ms later */
+	ini3 = ini_qp();
+	tgt3 = tgt_qp(xa);
+	check(ini3 && tgt3 && !connect_pair(ini3, tgt3, 7),
+	      "third pair (infinite RNR retry)");
+	if (ini3 && tgt3) {
+		struct ibv_srq *sc;
+		uint32_t nc;
+
+		sc = xrc_srq(xa, &nc);
+		post_send(ini3, IBV_WR_SEND, nc, smr, sbuf, 2000, 0, 0, 0, 0,
+			  11);
+		usleep(100000);
+		check(poll_one(scq, &wc, 0) == 0,
+		      "SEND to an empty SRQ waits (RNR NAK)");
+		post_recv(sc, rmr, rbuf, BUF, 0xd1);
+		ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+		check(ok && wc.wr_id == 11 && wc.status == IBV_WC_SUCCESS,
+		      "SEND after RNR retries: %s",
+		      ok ? st(wc.status) : "missing");
+		ok = poll_one(rcq, &wc, TIMEOUT_MS) == 1;
+		check(ok && wc.wr_id == 0xd1 && wc.byte_len == 2000,
+		      "SEND after RNR retries: received");
+		check(!ibv_destroy_qp(ini3) && !ibv_destroy_qp(tgt3) &&
+		      !ibv_destroy_srq(sc), "third pair torn down");
+	}
+
+	/* 3. SRQ B belongs to another XRC domain than the target QP */
+	post_recv(sb, rmr, rbuf, BUF, 0xb1);
+	post_send(ini, IBV_WR_SEND, nb, smr, sbuf, 64, 0, 0, 0, 0, 8);
+	ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.wr_id == 8 && wc.status == IBV_WC_REM_INV_REQ_ERR,
+	      "SEND to SRQ of another XRCD: %s",
+	      ok ? st(wc.status) : "missing");
+	check(poll_one(rcq, &wc, 300) == 0,
+	      "SEND to SRQ of another XRCD: nothing received");
+
+	/* 4. a nonexistent SRQ number, on a fresh pair */
+	ini2 = ini_qp();
+	tgt2 = tgt_qp(xa);
+	check(ini2 && tgt2 && !connect_pair(ini2, tgt2, 3), "second pair");
+	if (ini2 && tgt2) {
+		post_send(ini2, IBV_WR_SEND, 0xfffff0, smr, sbuf, 64, 0, 0, 0,
+			  0, 9);
+		ok = poll_one(scq, &wc, TIMEOUT_MS) == 1;
+		check(ok && wc.wr_id == 9 &&
+		      wc.status == IBV_WC_REM_INV_REQ_ERR,
+		      "SEND to a nonexistent SRQ number: %s",
+		      ok ? st(wc.status) : "missing");
+	}
+	/* flushes of the pairs in error, if any, go to scq: drain them */
+	while (poll_one(scq, &wc, 200))
+		;
+
+	/* 5. teardown */
+	ok = !ibv_destroy_qp(ini) && !ibv_destroy_qp(tgt);
+	if (ini2)
+		ok = ok && !ibv_destroy_qp(ini2);
+	if (tgt2)
+		ok = ok && !ibv_destroy_qp(tgt2);
+	ok = ok && !ibv_destroy_srq(sa) && !ibv_destroy_srq(sb);
+	ok = ok && !ibv_close_xrcd(xa) && !ibv_close_xrcd(xb);
+	ok = ok && !ibv_dereg_mr(smr) && !ibv_dereg_mr(rmr) &&
+	     !ibv_dereg_mr(tmr);
+	ok = ok && !ibv_destroy_cq(scq) && !ibv_destroy_cq(rcq) &&
+	     !ibv_dealloc_pd(pd);
+	check(ok, "teardown");
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
