@@ -32,7 +32,7 @@ rxe-export:
 	@$(RXE_RC_ENV) rdma-core/export.sh
 
 rxe-roundtrip: rxe-tree
-	@$(RXE_KERNEL_ENV) $(RXE_DIR)/roundtrip.sh
+	@$(RXE_KERNEL_ENV) ROUNDTRIP=$(CACHE)/roundtrip-rxe scripts/roundtrip.sh
 	@$(RXE_RC_ENV) rdma-core/roundtrip.sh
 
 rxe-check: rxe-tree
