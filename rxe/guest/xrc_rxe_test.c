@@ -8,7 +8,10 @@
  *   2. RDMA WRITE, RDMA READ (multi packet), WRITE_WITH_IMM, both atomics
  *   3. SEND naming SRQ B of another XRCD -> IBV_WC_REM_INV_REQ_ERR, no recv
  *   4. a second pair: SEND naming a nonexistent SRQ -> REM_INV_REQ_ERR
- *   5. tear everything down
+ *   5. a message half received (its first packet only): destroying its
+ *      SRQ, moving its target QP to error, destroying its target QP each
+ *      flush the receive WQE it took onto the SRQ's CQ, without waiting
+ *   6. tear everything down
  * Prints "ok"/"not ok" lines and exits 0 only if everything passed.
  *
  * Built against rdma-core with patches/rdma-core-rxe/ and run by hand in a
@@ -104,7 +107,8 @@ static int find_gid(void)
 	return -1;
 }
 
-static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
+static struct ibv_srq *xrc_srq_cq(struct ibv_xrcd *xrcd, struct ibv_cq *cq,
+				  uint32_t *num)
 {
 	struct ibv_srq_init_attr_ex a = {
 		.attr = { .max_wr = 64, .max_sge = 1 },
@@ -113,7 +117,7 @@ static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
 		.srq_type = IBV_SRQT_XRC,
 		.pd = pd,
 		.xrcd = xrcd,
-		.cq = rcq,
+		.cq = cq,
 	};
 	struct ibv_srq *srq = ibv_create_srq_ex(ctx, &a);
 
@@ -122,6 +126,11 @@ static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
 		return NULL;
 	}
 	return srq;
+}
+
+static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
+{
+	return xrc_srq_cq(xrcd, rcq, num);
 }
 
 static struct ibv_xrcd *open_xrcd(void)
@@ -140,7 +149,7 @@ static struct ibv_qp *ini_qp(void)
 	struct ibv_qp_init_attr_ex a = {
 		.qp_type = IBV_QPT_XRC_SEND,
 		.send_cq = scq,
-		.cap = { .max_send_wr = 32, .max_send_sge = 1,
+		.cap = { .max_send_wr = 32, .max_send_sge = 2,
 			 .max_inline_data = 64 },
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = pd,
@@ -267,6 +276,152 @@ static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op,
 static const char *st(enum ibv_wc_status s)
 {
 	return ibv_wc_status_str(s);
+}
+
+/* a new XRC_INI/XRC_TGT pair on xrcd, connected; 0 on success */
+static int new_pair(struct ibv_xrcd *xrcd, struct ibv_qp **ini,
+		    struct ibv_qp **tgt)
+{
+	*ini = ini_qp();
+	*tgt = tgt_qp(xrcd);
+	if (*ini && *tgt && !connect_pair(*ini, *tgt, 3))
+		return 0;
+	if (*ini)
+		ibv_destroy_qp(*ini);
+	if (*tgt)
+		ibv_destroy_qp(*tgt);
+	*ini = *tgt = NULL;
+	return -1;
+}
+
+/*
+ * Leave a message half received: a SEND of two packets whose second half
+ * comes from an invalid lkey. The requester sends the first packet, which
+ * takes a receive WQE of the SRQ, then fails to read the second one and
+ * completes the SEND with an error: the last packet never comes. Returns
+ * the status of the SEND's completion, or -1 if none came.
+ */
+static int send_first_packet_only(struct ibv_qp *ini, uint32_t srqn,
+				  struct ibv_mr *mr, void *buf, uint64_t id)
+{
+	struct ibv_sge sge[2] = {
+		{ (uintptr_t)buf, 1024, mr->lkey },
+		{ (uintptr_t)buf + 1024, 1024, mr->lkey ^ 0x5a5a00 },
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = sge,
+		.num_sge = 2,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_wc wc;
+
+	wr.qp_type.xrc.remote_srqn = srqn;
+	if (ibv_post_send(ini, &wr, &bad))
+		return -1;
+	if (poll_one(scq, &wc, TIMEOUT_MS) != 1 || wc.wr_id != id)
+		return -1;
+	return wc.status;
+}
+
+/* expect the flush of receive WQE id of target QP tgt on cq */
+static int flushed(struct ibv_cq *cq, struct ibv_qp *tgt, uint64_t id)
+{
+	struct ibv_wc wc;
+
+	return poll_one(cq, &wc, TIMEOUT_MS) == 1 && wc.wr_id == id &&
+	       wc.status == IBV_WC_WR_FLUSH_ERR && wc.qp_num == tgt->qp_num;
+}
+
+/* drain the send CQ of the flushes of a pair in error */
+static void drain(struct ibv_cq *cq)
+{
+	struct ibv_wc wc;
+
+	while (poll_one(cq, &wc, 200))
+		;
+}
+
+/*
+ * 5. A message whose first packet took a WQE of its XRC SRQ and whose
+ * last packet never comes. Destroying the SRQ must neither wait for that
+ * packet (rxe waited 50 s, then freed the SRQ under the target QP) nor
+ * lose the WQE; moving the target QP to error or destroying it must
+ * complete the WQE on the SRQ's CQ too.
+ */
+static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
+			  char *sbuf, struct ibv_mr *rmr, char *rbuf)
+{
+	struct ibv_qp *ini, *tgt;
+	struct ibv_srq *srq;
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+	uint32_t srqn;
+	long t;
+	int s;
+
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	srq = cq ? xrc_srq_cq(xrcd, cq, &srqn) : NULL;
+	check(srq && !new_pair(xrcd, &ini, &tgt),
+	      "half received: pair, SRQ and CQ");
+	if (!srq || !ini)
+		return;
+
+	/* the SRQ is destroyed under the message */
+	post_recv(srq, rmr, rbuf, BUF, 0xe1);
+	s = send_first_packet_only(ini, srqn, smr, sbuf, 20);
+	check(s > 0, "first packet only: SEND completes with %s",
+	      s >= 0 ? st(s) : "nothing");
+	check(poll_one(cq, &wc, 300) == 0,
+	      "first packet only: nothing received yet");
+	t = now_ms();
+	s = ibv_destroy_srq(srq);
+	t = now_ms() - t;
+	check(!s && t < 5000, "destroy the SRQ of a half received message: "
+	      "%s in %ld ms", s ? "failed" : "done", t);
+	check(flushed(cq, tgt, 0xe1),
+	      "destroy the SRQ: its WQE flushed on its CQ");
+	ibv_destroy_qp(ini);
+	ibv_destroy_qp(tgt);
+	drain(scq);
+
+	/* the target QP moves to error under the message */
+	srq = xrc_srq_cq(xrcd, cq, &srqn);
+	if (srq && !new_pair(xrcd, &ini, &tgt)) {
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+		post_recv(srq, rmr, rbuf, BUF, 0xe2);
+		send_first_packet_only(ini, srqn, smr, sbuf, 21);
+		check(!ibv_modify_qp(tgt, &a, IBV_QP_STATE) &&
+		      flushed(cq, tgt, 0xe2),
+		      "target QP to error: the WQE flushed on the SRQ's CQ");
+		ibv_destroy_qp(ini);
+		ibv_destroy_qp(tgt);
+		drain(scq);
+	} else {
+		check(0, "target QP to error: pair and SRQ");
+	}
+
+	/* the target QP is destroyed under the message */
+	if (srq && !new_pair(xrcd, &ini, &tgt)) {
+		uint32_t qpn = tgt->qp_num;
+		int gone;
+
+		post_recv(srq, rmr, rbuf, BUF, 0xe3);
+		send_first_packet_only(ini, srqn, smr, sbuf, 22);
+		gone = !ibv_destroy_qp(tgt);
+		check(gone && poll_one(cq, &wc, TIMEOUT_MS) == 1 &&
+		      wc.wr_id == 0xe3 && wc.status == IBV_WC_WR_FLUSH_ERR &&
+		      wc.qp_num == qpn,
+		      "destroy the target QP: the WQE flushed on the SRQ's CQ");
+		ibv_destroy_qp(ini);
+		drain(scq);
+	} else {
+		check(0, "destroy the target QP: pair and SRQ");
+	}
+	check(srq && !ibv_destroy_srq(srq) && !ibv_destroy_cq(cq),
+	      "half received: teardown");
 }
 
 int main(int argc, char **argv)
@@ -492,10 +647,11 @@ int main(int argc, char **argv)
 		      ok ? st(wc.status) : "missing");
 	}
 	/* flushes of the pairs in error, if any, go to scq: drain them */
-	while (poll_one(scq, &wc, 200))
-		;
+	drain(scq);
 
-	/* 5. teardown */
+	half_received(xa, smr, sbuf, rmr, rbuf);
+
+	/* 6. teardown */
 	ok = !ibv_destroy_qp(ini) && !ibv_destroy_qp(tgt);
 	if (ini2)
 		ok = ok && !ibv_destroy_qp(ini2);
