@@ -24,11 +24,12 @@ SERIES_VERSION := 4
 KERNEL_SRC ?=
 TREE ?= $(if $(KERNEL_SRC),$(CACHE)/tree-$(notdir $(abspath $(KERNEL_SRC))),$(CACHE)/tree)
 
-# One kernel build serves KUnit and the end-to-end guest.
+# One kernel build serves KUnit and the guests: patches/ and patches/rxe/
+# (scripts/guest-tree.sh).
 KBUILD := $(CACHE)/build/kernel
 KUNIT_SUITES := *xrc*
 KUNITCONFIGS := kunit/.kunitconfig kunit/debug.config kunit/boot.config \
-	$(wildcard userspace-test/guest/kernel.config)
+	$(wildcard userspace-test/guest/kernel.config rxe/guest/kernel.config)
 
 export CACHE BASE_PKG BASE_VERSION BASE_SUITE BASE_SHA256 BASE_COMMIT SERIES_VERSION KERNEL_SRC TREE KBUILD
 
@@ -45,7 +46,10 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT BENCH_LSM
 # phase; "+" starts a second lane beside the first, because one core is
 # idle while a guest runs and the two cores would not fit the stages one
 # after another into the budget. The debug kernel's lane goes first: the
-# other stages need nothing from it. TEST_STAGES="a b" runs a and b one
+# other stages need nothing from it but rxe-guest, which boots that kernel
+# last (scripts/kernel.sh builds it once for both lanes, under a lock) and
+# builds rdma-core with the rxe provider's series on top of the
+# workbench rdma-core-test made. TEST_STAGES="a b" runs a and b one
 # after the other. The backport's own test (make backport-test: the
 # stack built for two more kernels, a DKMS package, the stock 6.1 kernel
 # booted) is not in the plan: its CPU time would take a cold run past
@@ -55,7 +59,7 @@ ifneq ($(origin TEST_STAGES),undefined)
 TEST_PLAN := $(TEST_STAGES)
 endif
 TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest \
-	+ roundtrip rdma-core-test check coccinelle
+	+ roundtrip rdma-core-test check coccinelle rxe-guest
 TEST_STAGES ?= $(filter-out / +,$(TEST_PLAN))
 
 .PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile handle-sizes test summary docs docs-check clean-cache
@@ -106,6 +110,8 @@ help:
 	@echo '                program, the end-to-end suites over libibverbs'
 	@echo 'make rxe-test   XRC in rdma_rxe: its kernel series (patches/rxe/) and the rxe'
 	@echo '                provider'"'"'s (patches/rdma-core-rxe/): round trips, per-patch checks'
+	@echo 'make rxe-guest  XRC messages over rxe in the guest: the registration verbs with'
+	@echo '                data, perftest -c XRC, ibv_xsrq_pingpong (rxe/README.md)'
 	@echo 'make backport-test  the stack out of tree for older kernels, its DKMS'
 	@echo '                package, a boot of a stock kernel with it (backport/README.md)'
 	@echo 'make docs RUN=dir  commit a run (dir: $$CACHE/build/bench, bench-tiny or'

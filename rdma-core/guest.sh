@@ -98,19 +98,7 @@ install -m 0755 "$RC_BUILD/bin/ibv_devinfo" "$RC_BUILD/bin/ibv_devices" \
 	"$root/usr/local/bin/"
 install -m 0755 "$prov"/libxrc_sim-rdmav*.so "$root/usr/local/lib/libibverbs/"
 install -m 0644 "$prov/xrc_sim.driver" "$root/usr/local/etc/libibverbs.d/"
-libpath="$RC_BUILD/lib:$ofa"
-for elf in "$root"/usr/local/bin/* "$root"/usr/local/lib/libibverbs/*.so; do
-	LD_LIBRARY_PATH=$libpath ldd "$elf" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
-done | sort -u | while read -r lib; do
-	real=$(readlink -f "$lib")
-	case $lib in
-	*/ld-linux*)	# the loader stays where PT_INTERP names it
-		mkdir -p "$root$(dirname "$lib")"
-		cp "$real" "$root$lib" ;;
-	*)	cp "$real" "$root/usr/local/lib/$(basename "$lib")" ;;
-	esac
-done
-ls "$root"/usr/local/lib/libibverbs.so.1 >/dev/null || die "libibverbs.so.1 was not packed"
+pack_libs "$root" "$RC_BUILD/lib:$ofa"
 
 if [ "$mode" = bench ]; then
 	cat > "$out/guest.sh" <<GUEST

@@ -63,3 +63,33 @@ rc_export() { # TREE BASE_REF SERIES_REF BASE_COMMIT [OUTDIR]
 	EXPORT_PATCHES="$RC_PATCHES" EXPORT_PREFIX="${RC_EXPORT_PREFIX:-PATCH rdma-core}" \
 		SERIES_VERSION= "$TOP/scripts/export.py" "$@"
 }
+
+# pack_libs ROOT LIBPATH: every library that the ELF files under ROOT's
+# /usr/local (programs, providers, Python extensions) need, found through
+# LIBPATH first, into ROOT's /usr/local/lib (the loader where the
+# programs' PT_INTERP names it). A guest's payload of dynamic programs:
+# libibverbs dlopen()s its providers, so nothing of it is static.
+pack_libs() {
+	local root=$1 libpath=$2 elf lib real
+	local -a elves=()
+	while read -r elf; do
+		[ "$(head -c4 "$elf")" = $'\x7fELF' ] && elves+=("$elf")
+	done < <(find "$root/usr/local" -type f \( -name '*.so' -o -name '*.so.*' -o -perm -u+x \))
+	for elf in "${elves[@]}"; do
+		! LD_LIBRARY_PATH=$libpath ldd "$elf" | grep 'not found' ||
+			die "$(basename "$elf") needs a library that is not in $libpath"
+	done
+	for elf in "${elves[@]}"; do
+		LD_LIBRARY_PATH=$libpath ldd "$elf" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
+	done | sort -u | while read -r lib; do
+		real=$(readlink -f "$lib")
+		case $lib in
+		*/ld-linux*)
+			mkdir -p "$root$(dirname "$lib")"
+			cp "$real" "$root$lib" ;;
+		*)	[ -e "$root/usr/local/lib/$(basename "$lib")" ] ||
+				cp "$real" "$root/usr/local/lib/$(basename "$lib")" ;;
+		esac
+	done
+	[ -f "$root/usr/local/lib/libibverbs.so.1" ] || die "libibverbs.so.1 was not packed"
+}

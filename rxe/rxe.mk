@@ -12,6 +12,9 @@
 #                       --strict, kernel-doc; the provider series: checkpatch,
 #                       the -Werror build, check-build
 #   make rxe-test       all of the above
+#   make rxe-guest      the guest kernel (patches/ and patches/rxe/) and rdma-core with
+#                       both its series: rxe on a dummy netdev, XRC messages through
+#                       the registration verbs, perftest -c XRC (rxe/guest.sh)
 
 RXE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RXE_KERNEL_ENV = TREE=$(CACHE)/tree-rxe SERIES_DIR=$(CURDIR)/patches/rxe \
@@ -21,7 +24,7 @@ RXE_RC_ENV = RC_PATCHES=$(CURDIR)/patches/rdma-core-rxe RC_SERIES_REF=rdma-core/
 	RC_TREE=$(CACHE)/rdma-core-tree-rxe RC_BUILD=$(CACHE)/build/rdma-core-rxe \
 	RC_ROUNDTRIP=$(CACHE)/rdma-core-roundtrip-rxe
 
-.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test
+.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest
 
 rxe-tree: deps rdma-core-deps
 	@$(RXE_KERNEL_ENV) scripts/tree.sh
@@ -43,3 +46,6 @@ rxe-check: rxe-tree
 
 rxe-test: rxe-roundtrip rxe-check
 	@echo 'make rxe-test: all passed'
+
+rxe-guest: tree rdma-core-tree
+	@$(RXE_DIR)/guest.sh

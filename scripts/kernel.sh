@@ -1,8 +1,16 @@
 #!/bin/bash
-# Build the one kernel that KUnit and the end-to-end guest share: the
-# series with its KUnit suites, KASAN, lockdep and kmemleak, and what the
-# guest needs ($KUNITCONFIGS), with kunit.py's x86_64 QEMU configuration.
+# Build the one kernel that KUnit and the guests share: the series and
+# the rxe series (scripts/guest-tree.sh) with their KUnit suites, KASAN,
+# lockdep and kmemleak, and what the guests need ($KUNITCONFIGS), with
+# kunit.py's x86_64 QEMU configuration.
 source "$(dirname "$0")/lib.sh"
+
+# make test's two lanes may both need it: one build at a time, and the
+# second finds it built
+exec 9> "$CACHE/kernel.lock"
+flock 9
+
+"$TOP/scripts/guest-tree.sh"
 
 configs=()
 for c in $KUNITCONFIGS; do configs+=(--kunitconfig="$TOP/$c"); done
@@ -17,10 +25,10 @@ mkdir -p "$KBUILD"
 build_key() {
 	set -o pipefail
 	{
-		echo "$TREE"
-		git -C "$TREE" rev-parse HEAD
-		git -C "$TREE" diff --no-ext-diff --binary HEAD
-		git -C "$TREE" ls-files -o -z | (cd "$TREE" && xargs -0r sha256sum)
+		echo "$KTREE"
+		git -C "$KTREE" rev-parse HEAD
+		git -C "$KTREE" diff --no-ext-diff --binary HEAD
+		git -C "$KTREE" ls-files -o -z | (cd "$KTREE" && xargs -0r sha256sum)
 		for c in $KUNITCONFIGS; do cat "$TOP/$c"; done
 		gcc --version; ld --version | sed -n 1p; as --version | sed -n 1p
 		echo "$KCC"
@@ -28,7 +36,7 @@ build_key() {
 	} | sha256sum | cut -d' ' -f1
 }
 config_sum() { sha256sum < "$KBUILD/.config" 2>/dev/null | cut -d' ' -f1; }
-key=$(build_key) || die "cannot read the state of $TREE"
+key=$(build_key) || die "cannot read the state of $KTREE"
 stamp="$KBUILD/.xrc-rcv-built"
 if [ -f "$KBUILD/arch/x86/boot/bzImage" ] &&
 	[ "$(cat "$stamp" 2>/dev/null)" = "$key $(config_sum)" ]; then
@@ -37,7 +45,7 @@ if [ -f "$KBUILD/arch/x86/boot/bzImage" ] &&
 fi
 rm -f "$stamp"
 step "kernel: building $KBUILD/arch/x86/boot/bzImage (cold: about 15 minutes)"
-cd "$TREE"
+cd "$KTREE"
 with_progress "$KBUILD/kernel-build.log" "$KBUILD" \
 	python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
 	--build_dir="$KBUILD" --jobs="$(nproc)" --make_options="CC=$KCC" \

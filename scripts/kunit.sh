@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 "$TOP/scripts/kernel.sh"
 
 step "kunit: running the suites under QEMU"
-(cd "$TREE" && kunit_py exec --arch=x86_64 --build_dir="$KBUILD" \
+(cd "$KTREE" && kunit_py exec --arch=x86_64 --build_dir="$KBUILD" \
 	--timeout=1200 --qemu_args="-smp 2" --raw_output=all "$KUNIT_SUITES" > "$KBUILD/kunit-raw.log" 2>&1) || true
 kunit_py parse < "$KBUILD/kunit-raw.log" | tee "$KBUILD/kunit-results.log" | grep -vE '^\[..:..:..\] \[PASSED\]' || true
 

@@ -7,6 +7,7 @@ set -euo pipefail
 
 SRC_REPO="$CACHE/src/$BASE_PKG"		# the pristine base, as a git repo
 TREE="${TREE:-$CACHE/tree}"		# the workbench: base + the series
+KTREE="${KTREE:-$TREE-guest}"		# the guest kernel's: + patches/rxe/ (guest-tree.sh)
 BASE_REF=xrc-rcv/base			# branch names, also in a KERNEL_SRC repo
 SERIES_REF=${SERIES_REF:-xrc-rcv/series}
 CHECK_TREE="${CHECK_TREE:-$CACHE/check}"		# where each patch is built in turn

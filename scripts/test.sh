@@ -92,10 +92,12 @@ record_stage() { # STAGE
 }
 
 # What a stage uses that another stage builds: rdma-core-guest boots the
-# libibverbs that rdma-core-test builds (both would run ninja in one tree)
+# libibverbs that rdma-core-test builds (both would run ninja in one tree);
+# rxe-guest applies the rxe provider's series on top of that workbench and
+# packs its pyverbs
 needs() { # STAGE
 	case $1 in
-	rdma-core-guest) echo rdma-core-test ;;
+	rdma-core-guest|rxe-guest) echo rdma-core-test ;;
 	esac
 }
 

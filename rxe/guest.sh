@@ -1,0 +1,131 @@
+#!/bin/bash
+# XRC messages through soft-RoCE in the guest (make rxe-guest): the kernel
+# that KUnit and the end-to-end guest boot (patches/ and patches/rxe/,
+# scripts/guest-tree.sh) and rdma-core with both its series (patches/rdma-core/
+# and patches/rdma-core-rxe/), with rxe on a dummy netdev (loopback on one
+# port). rxe/guest/run.sh says what runs there.
+#
+# Fails on any failed check, on a kernel report (KASAN, lockdep,
+# kmemleak, WARN) and on anything left in `rdma resource` at the end.
+source "$(dirname "$0")/../rdma-core/lib.sh"
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+
+BUILD="$CACHE/build"
+out="$BUILD/rxe-guest"
+rc_tree="$CACHE/rdma-core-tree-guest"
+rc_build="$BUILD/rdma-core-guest"
+# perftest as Debian ships it, unmodified, and the one library it needs
+# that the host may lack (their .debs, unpacked in the cache)
+DEBS="perftest=4.5+0.17-1 libpci3=1:3.9.0-4"
+mkdir -p "$out"
+
+"$TOP/scripts/kernel.sh" >&2
+kernel="$KBUILD/arch/x86/boot/bzImage"
+ko=$("$TOP/scripts/simdev.sh")
+kunit_ko=$(find "$KBUILD/drivers/infiniband/sw/rxe" -name '*test*.ko' | head -1)
+[ -n "$kunit_ko" ] || die "no rxe KUnit module under $KBUILD/drivers/infiniband/sw/rxe"
+
+# rdma-core: the workbench's series, then the rxe provider's on top
+rc_head=$(git -C "$RC_TREE" rev-parse HEAD)
+want="$rc_head $(cat $(RC_PATCHES="$TOP/patches/rdma-core-rxe" rc_patches) | sha256sum)"
+if [ "$(cat "$rc_tree.applied" 2>/dev/null)" != "$want" ]; then
+	step "rxe guest: patches/rdma-core-rxe/ on top of $RC_TREE"
+	[ -d "$rc_tree" ] || git -C "$RC_TREE" worktree add -q -f --detach "$rc_tree" "$rc_head"
+	git -C "$rc_tree" am --abort >/dev/null 2>&1 || true
+	git -C "$rc_tree" checkout -q -f --detach "$rc_head"
+	git -C "$rc_tree" am -q --committer-date-is-author-date \
+		$(RC_PATCHES="$TOP/patches/rdma-core-rxe" rc_patches) ||
+		die "patches/rdma-core-rxe/ does not apply on top of patches/rdma-core/"
+	echo "$want" > "$rc_tree.applied"
+fi
+forget_foreign_cmake_build "$rc_build" "$rc_tree"
+if [ ! -f "$rc_build/build.ninja" ]; then
+	(cd "$rc_build" && nicely cmake -GNinja "$rc_tree" -DENABLE_WERROR=1 \
+		-DNO_PYVERBS=1 -DNO_MAN_PAGES=1 -DENABLE_STATIC=0) > "$rc_build/cmake.log" 2>&1 ||
+		{ tail -30 "$rc_build/cmake.log"; die "cmake failed: $rc_build/cmake.log"; }
+fi
+# What the guest runs, about a third of the whole build
+step "rxe guest: building rdma-core with both series in $rc_build"
+(cd "$rc_build" && nicely ninja -j"$JOBS" libibverbs/all libibverbs/examples/all \
+	providers/rxe/all librdmacm/all libibumad/all) \
+	> "$rc_build/ninja.log" 2>&1 ||
+	{ grep -A15 FAILED "$rc_build/ninja.log" | head -60; die "rdma-core build failed: $rc_build/ninja.log"; }
+
+deb_dir="$CACHE/debs"
+mkdir -p "$deb_dir"
+rm -rf "$out/debs"
+for pkg in $DEBS; do
+	dir="$deb_dir/${pkg//[=:]/_}"	# one directory per package and version
+	if ! ls "$dir"/*.deb > /dev/null 2>&1; then
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get download -q "$pkg") >&2 || die "cannot download $pkg"
+	fi
+	dpkg-deb -x "$dir"/*.deb "$out/debs"
+done
+
+step "rxe guest: programs"
+for prog in xrc_rxe_test xrc_rcv_data; do
+	cc -O2 -Wall -Wextra -Werror -I"$rc_build/include" -o "$out/$prog" \
+		"$TOP/rxe/guest/$prog.c" -L"$rc_build/lib" -libverbs
+done
+
+root="$out/root"
+rm -rf "$root"
+mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
+	"$root/usr/local/etc/libibverbs.d" "$root/lib/modules"
+install -m 0755 "$out/xrc_rxe_test" "$out/xrc_rcv_data" \
+	"$rc_build/bin/ibv_devinfo" "$rc_build/bin/ibv_xsrq_pingpong" \
+	/usr/sbin/ip /usr/bin/rdma "$root/usr/local/bin/"
+for t in ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat; do
+	install -m 0755 "$out/debs/usr/bin/$t" "$root/usr/local/bin/"
+done
+install -m 0755 "$rc_build"/lib/librxe-rdmav*.so "$root/usr/local/lib/libibverbs/"
+# The build's own driver file names the provider by its path in the build
+echo 'driver rxe' > "$root/usr/local/etc/libibverbs.d/rxe.driver"
+install -m 0644 "$kunit_ko" "$root/lib/modules/rxe_kunit.ko"
+# rdma-core's own Python tests: Debian's python3 with its standard library
+# under /usr/local (where the interpreter, put there, looks for it), and
+# pyverbs as the series' build made it (rdma-core-test: libibverbs is the
+# same in both builds; the rxe series changes the provider alone)
+py=$(readlink -f /usr/bin/python3)
+pyver=$(basename "$py")
+[ -d "$RC_BUILD/python/pyverbs" ] || die "no pyverbs in $RC_BUILD: run make rdma-core-test"
+install -m 0755 "$py" "$root/usr/local/bin/python3"
+rsync -a --exclude=__pycache__ --exclude=test --exclude=idlelib --exclude=tkinter \
+	--exclude=ensurepip --exclude=lib2to3 --exclude=turtledemo --exclude=config-\* \
+	"/usr/lib/$pyver/" "$root/usr/local/lib/$pyver/"
+mkdir -p "$root/usr/local/lib/rdma-core"
+cp -rL "$RC_BUILD/python" "$RC_TREE/tests" "$root/usr/local/lib/rdma-core/"
+# perftest also links the mlx5 and efa providers' libraries, which this
+# partial build skips: the series' build (rdma-core-test) has them
+pack_libs "$root" "$rc_build/lib:$RC_BUILD/lib:$out/debs/usr/lib/x86_64-linux-gnu"
+
+step "rxe guest: initramfs"
+"$TOP/userspace-test/guest/mkinitramfs.sh" -o "$out/base.cpio.gz" -k "$ko" \
+	-s "$TOP/rxe/guest/run.sh"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$out/stack.cpio.gz"
+cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
+
+# KUnit on (run-qemu.sh turns it off), for the rxe suite's module alone
+step "rxe guest: booting $kernel"
+"$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$kernel" \
+	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
+	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-1500}" > /dev/null ||
+	die "the guest did not power off by itself ($out/guest.log)"
+grep -aE '^(ok|not ok) - |^RXE-|^xrc_rcv_data: |^ *# .*pass:' "$out/guest.log" || true
+grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" ||
+	die "the rxe guest's checks failed ($out/guest.log)"
+"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" ||
+	die "the guest's kernel log has findings ($out/guest.log)"
+
+checks=$(grep -ac '^ok - ' "$out/guest.log" || true)
+tools=$(grep -ac '^RXE-PASS: perftest ' "$out/guest.log" || true)
+# unittest's verdict: "Ran N tests", then "OK" or "OK (skipped=M)"
+py_ran=$(grep -aoE '^Ran [0-9]+ tests?' "$out/guest.log" | grep -oE '[0-9]+' || echo 0)
+py_skipped=$(grep -aoE '^OK \(skipped=[0-9]+\)' "$out/guest.log" | grep -oE '[0-9]+' || echo 0)
+grep -aE "\.\.\. skipped " "$out/guest.log" | sed 's/^/  /' || true
+step "rxe guest: $checks checks passed, $tools perftest tools over XRC," \
+	"$((py_ran - py_skipped)) of $py_ran rdma-core tests -k xrc passed ($py_skipped skipped), no kernel reports"
+[ -z "${SUMMARY:-}" ] || printf 'checks=%s\nperftest=%s\npyverbs_passed=%s\npyverbs_skipped=%s\n' \
+	"$checks" "$tools" "$((py_ran - py_skipped))" "$py_skipped" >> "$SUMMARY"
