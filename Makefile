@@ -83,7 +83,8 @@ help:
 	@echo 'make kcsan      KUnit suites and the race fuzzer on a KCSAN kernel'
 	@echo '                (KCSAN_SECONDS=120); not in make test: a second kernel'
 	@echo 'make demo       the life of a shared receive QP, step by step, in the guest,'
-	@echo '                then an OFED 1.5-style program sharing one (libibverbs)'
+	@echo '                then an OFED 1.5-style program sharing one (libibverbs),'
+	@echo '                then messages through one over soft-RoCE (make rxe-demo)'
 	@echo 'make vm-run PROG=path [ARGS="..."]  your own static program in that guest'
 	@echo 'make bench      REG/UNREG against the mainline commands in the guest:'
 	@echo '                ratios, JSON, the goal table and growth.svg; then'
@@ -162,6 +163,7 @@ stress: tree
 demo: tree
 	@scripts/demo.sh
 	@$(MAKE) --no-print-directory rdma-core-demo
+	@$(MAKE) --no-print-directory rxe-demo
 
 vm-run: tree
 	@scripts/vm-run.sh "$(PROG)" $(ARGS)

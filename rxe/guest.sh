@@ -3,12 +3,22 @@
 # that KUnit and the end-to-end guest boot (patches/ and patches/rxe/,
 # scripts/guest-tree.sh) and rdma-core with both its series (patches/rdma-core/
 # and patches/rdma-core-rxe/), with rxe on a dummy netdev (loopback on one
-# port). rxe/guest/run.sh says what runs there.
+# port, and a veth pair across two network namespaces: rxe/guest/setup.sh).
 #
-# Fails on any failed check, on a kernel report (KASAN, lockdep,
-# kmemleak, WARN) and on anything left in `rdma resource` at the end.
+#   guest.sh        rxe/guest/run.sh: every check. Fails on any failed
+#                   check, on a kernel report (KASAN, lockdep, kmemleak,
+#                   WARN) and on anything left in `rdma resource` at the end
+#   guest.sh demo   rxe/guest/demo.sh: make demo's messages through one
+#                   shared receive QP, printed as they go
 source "$(dirname "$0")/../rdma-core/lib.sh"
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+
+mode=${1:-test}
+case $mode in
+test) script=run.sh ;;
+demo) script=demo.sh ;;
+*) die "usage: guest.sh [demo]" ;;
+esac
 
 BUILD="$CACHE/build"
 out="$BUILD/rxe-guest"
@@ -83,6 +93,7 @@ install -m 0755 "$rc_build"/lib/librxe-rdmav*.so "$root/usr/local/lib/libibverbs
 # The build's own driver file names the provider by its path in the build
 echo 'driver rxe' > "$root/usr/local/etc/libibverbs.d/rxe.driver"
 install -m 0644 "$kunit_ko" "$root/lib/modules/rxe_kunit.ko"
+install -D -m 0644 "$TOP/rxe/guest/setup.sh" "$root/usr/local/lib/rxe-guest/setup.sh"
 # rdma-core's own Python tests: Debian's python3 with its standard library
 # under /usr/local (where the interpreter, put there, looks for it), and
 # pyverbs as the series' build made it (rdma-core-test: libibverbs is the
@@ -102,7 +113,7 @@ pack_libs "$root" "$rc_build/lib:$RC_BUILD/lib:$out/debs/usr/lib/x86_64-linux-gn
 
 step "rxe guest: initramfs"
 "$TOP/userspace-test/guest/mkinitramfs.sh" -o "$out/base.cpio.gz" -k "$ko" \
-	-s "$TOP/rxe/guest/run.sh"
+	-s "$TOP/rxe/guest/$script"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$out/stack.cpio.gz"
 cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
@@ -111,8 +122,16 @@ cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
 step "rxe guest: booting $kernel"
 "$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$kernel" \
 	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
-	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-1500}" > /dev/null ||
+	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-1500}" |
+	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO|xrc_rcv_data|ok|not ok) '; else cat > /dev/null; fi ||
 	die "the guest did not power off by itself ($out/guest.log)"
+if [ "$mode" = demo ]; then
+	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe demo failed ($out/guest.log)"
+	"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" > /dev/null ||
+		die "the guest's kernel log has findings ($out/guest.log)"
+	step "rxe demo: done, no kernel reports"
+	exit 0
+fi
 grep -aE '^(ok|not ok) - |^RXE-|^xrc_rcv_data: |^ *# .*pass:' "$out/guest.log" || true
 grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" ||
 	die "the rxe guest's checks failed ($out/guest.log)"

@@ -13,8 +13,10 @@
 #                       the -Werror build, check-build
 #   make rxe-test       all of the above
 #   make rxe-guest      the guest kernel (patches/ and patches/rxe/) and rdma-core with
-#                       both its series: rxe on a dummy netdev, XRC messages through
-#                       the registration verbs, perftest -c XRC (rxe/guest.sh)
+#                       both its series: rxe on a dummy netdev and on a veth pair across
+#                       two namespaces, XRC messages through the registration verbs,
+#                       perftest -c XRC, rdma-core's XRC tests (rxe/guest.sh)
+#   make rxe-demo       make demo's last part: messages through one shared receive QP
 
 RXE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RXE_KERNEL_ENV = TREE=$(CACHE)/tree-rxe SERIES_DIR=$(CURDIR)/patches/rxe \
@@ -24,7 +26,7 @@ RXE_RC_ENV = RC_PATCHES=$(CURDIR)/patches/rdma-core-rxe RC_SERIES_REF=rdma-core/
 	RC_TREE=$(CACHE)/rdma-core-tree-rxe RC_BUILD=$(CACHE)/build/rdma-core-rxe \
 	RC_ROUNDTRIP=$(CACHE)/rdma-core-roundtrip-rxe
 
-.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest
+.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo
 
 rxe-tree: deps rdma-core-deps
 	@$(RXE_KERNEL_ENV) scripts/tree.sh
@@ -47,5 +49,10 @@ rxe-check: rxe-tree
 rxe-test: rxe-roundtrip rxe-check
 	@echo 'make rxe-test: all passed'
 
-rxe-guest: tree rdma-core-tree
+# The guest also packs the series' own rdma-core build: its pyverbs, and
+# libraries perftest links that the guest's partial build skips
+rxe-guest: tree rdma-core-build
 	@$(RXE_DIR)/guest.sh
+
+rxe-demo: tree rdma-core-build
+	@$(RXE_DIR)/guest.sh demo

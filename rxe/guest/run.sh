@@ -1,15 +1,11 @@
 #!/bin/sh
-# Run by the rxe guest's /init (sh -e; rxe/guest.sh packs it): rxe0 on
-# dummy0 (loopback on one port), and rxe1 and rxe2 on the two ends of a
-# veth pair, the second end in another network namespace (the UDP path
-# between two netdevs); then every data-path check over them.
+# Run by the rxe guest's /init (sh -e; rxe/guest.sh packs it): the rxe
+# KUnit suite, the devices of setup.sh, then every data-path check over
+# them.
 # Each step prints RXE-PASS or RXE-FAIL; the script fails if any failed.
 export LD_LIBRARY_PATH=/usr/local/lib
 export PATH=/usr/local/bin:$PATH
 rc=0
-
-# iproute2's ip, not busybox's applet (which busybox sh prefers)
-ip() { /usr/local/bin/ip "$@"; }
 
 run() { # NAME CMD...
 	name=$1
@@ -40,21 +36,6 @@ pair() { # NAME "SERVER CMD" "CLIENT CMD"
 	fi
 }
 
-# The index of a device's RoCE v2 GID of an IPv4 address (as its last 8
-# hex digits): GIDs appear shortly after the address does
-gid_index() { # DEV HEX8
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		for i in 0 1 2 3 4 5 6 7; do
-			case $(cat /sys/class/infiniband/$1/ports/1/gids/$i 2>/dev/null) in
-			*ffff:$2) echo "$i"; return 0 ;;
-			esac
-		done
-		sleep 1
-	done
-	echo "RXE-FAIL: no GID of $2 on $1" >&2
-	return 1
-}
-
 echo "== the rxe KUnit suite (a module)"
 insmod /lib/modules/rxe_kunit.ko
 dmesg | grep -E '^\[[ 0-9.]+\] *(# |ok |not ok |KTAP)' | sed 's/^\[[ 0-9.]*\] *//' |
@@ -68,34 +49,7 @@ else
 	rc=1
 fi
 
-echo "== rxe0 on dummy0"
-ip link set lo up
-ip link show dummy0 > /dev/null 2>&1 || ip link add dummy0 type dummy
-ip addr add 10.0.0.1/24 dev dummy0
-ip link set dummy0 up
-rdma link add rxe0 type rxe netdev dummy0
-g0=$(gid_index rxe0 0a00:0001)
-ibv_devinfo -d rxe0 -v | grep -E 'hca_id|XRC|state'
-
-echo "== rxe1 on veth0 (10.0.1.1), rxe2 on veth1 (10.0.1.2) in namespace peer"
-mkdir -p /run/netns
-ip netns add peer
-ip link add veth0 type veth peer name veth1
-ip link set veth1 netns peer
-ip addr add 10.0.1.1/24 dev veth0
-ip link set veth0 up
-ip netns exec peer ip link set lo up
-ip netns exec peer ip addr add 10.0.1.2/24 dev veth1
-ip netns exec peer ip link set veth1 up
-rdma link add rxe1 type rxe netdev veth0
-ip netns exec peer rdma link add rxe2 type rxe netdev veth1
-rdma link show
-g1=$(gid_index rxe1 0a00:0101)
-g2=$(gid_index rxe2 0a00:0102)
-echo "RXE-GID-INDEX rxe0=$g0 rxe1=$g1 rxe2=$g2"
-# What the devices hold before any test: the kernel's own (QP1, its PD, CQ)
-rdma resource show | grep 'rxe[0-9]:' > /tmp/res.before
-in_peer="ip netns exec peer"
+. /usr/local/lib/rxe-guest/setup.sh
 
 run xrc_rxe_test xrc_rxe_test rxe0
 run "xrc_rcv_data (libibverbs, loopback)" xrc_rcv_data rxe0
