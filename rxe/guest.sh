@@ -123,7 +123,7 @@ step "rxe guest: booting $kernel"
 "$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$kernel" \
 	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
 	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-1500}" |
-	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO|xrc_rcv_data|ok|not ok) '; else cat > /dev/null; fi ||
+	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - )'; else cat > /dev/null; fi ||
 	die "the guest did not power off by itself ($out/guest.log)"
 if [ "$mode" = demo ]; then
 	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe demo failed ($out/guest.log)"
