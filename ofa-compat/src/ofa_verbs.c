@@ -302,3 +302,65 @@ int ofa_query_xrc_rcv_qp(struct ibv_xrc_domain *xrc_domain,
 					    attr_mask,
 					    init_attr ? init_attr : &ignored));
 }
+
+/*
+ * OFED 1.5's XRC send QP: an RC QP's send side, sending through a receive
+ * QP to XRC SRQs. rdma-core's is IBV_QPT_XRC_SEND, which needs no domain;
+ * OFED 1.5 required one of the PD's device, and so do we.
+ */
+static struct ibv_qp *create_xrc_send_qp(struct ibv_pd *pd,
+					 struct ofa_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ex = {};
+	struct ibv_qp *qp;
+
+	if (!attr->xrc_domain || attr->xrc_domain->context != pd->context) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ex.qp_context = attr->qp_context;
+	ex.send_cq = attr->send_cq;
+	/* no receive side: the kernel refuses an SRQ on an XRC send QP */
+	ex.cap = attr->cap;
+	ex.cap.max_recv_wr = 0;
+	ex.cap.max_recv_sge = 0;
+	ex.qp_type = IBV_QPT_XRC_SEND;
+	ex.sq_sig_all = attr->sq_sig_all;
+	ex.comp_mask = IBV_QP_INIT_ATTR_PD;
+	ex.pd = pd;
+	qp = ibv_create_qp_ex(pd->context, &ex);
+	if (!qp) {
+		errno = ofa_err(errno);
+		return NULL;
+	}
+	/* the granted sizes, as ibv_create_qp() gives them back */
+	attr->cap = ex.cap;
+	return qp;
+}
+
+struct ibv_qp *ofa_create_qp(struct ibv_pd *pd,
+			     struct ibv_qp_init_attr *qp_init_attr)
+{
+	if (!pd || !qp_init_attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (qp_init_attr->qp_type != OFA_QPT_XRC)
+		return ibv_create_qp(pd, qp_init_attr);
+	/* only a struct ofa_qp_init_attr can carry the domain (header) */
+	return create_xrc_send_qp(pd, (struct ofa_qp_init_attr *)qp_init_attr);
+}
+
+int ofa_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	if (!qp || !attr)
+		return EINVAL;
+	/*
+	 * OFED 1.5's kernel required these two to move an XRC QP to RTR, as
+	 * for RC; today's refuses them on an XRC send QP, which has no
+	 * responder for them to describe.
+	 */
+	if (qp->qp_type == IBV_QPT_XRC_SEND)
+		attr_mask &= ~(IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	return ibv_modify_qp(qp, attr, attr_mask);
+}

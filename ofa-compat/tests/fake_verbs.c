@@ -50,6 +50,10 @@ static uint32_t next_handle = 1;
 struct fake_calls fake_calls;
 int fake_fail_with;
 struct ibv_srq_init_attr_ex fake_last_srq_attr;
+struct ibv_qp_init_attr fake_last_qp_attr;
+int fake_last_qp_mask;
+struct ibv_send_wr fake_last_send_wr;
+int fake_live_qps;
 
 void fake_reset_calls(void)
 {
@@ -192,6 +196,14 @@ static int fake_get_srq_num(struct ibv_srq *srq, uint32_t *num)
 	return 0;
 }
 
+static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			  struct ibv_send_wr **bad_wr)
+{
+	fake_calls.post_send++;
+	fake_last_send_wr = *wr;
+	return 0;
+}
+
 struct ibv_context *fake_open_context(void)
 {
 	for (int i = 0; i < MAX_CTX; i++)
@@ -207,6 +219,7 @@ struct ibv_context *fake_open_context(void)
 			c->vctx.close_xrcd = fake_close_xrcd;
 			c->vctx.create_srq_ex = fake_create_srq_ex;
 			c->vctx.get_srq_num = fake_get_srq_num;
+			c->vctx.context.ops.post_send = fake_post_send;
 			return &c->vctx.context;
 		}
 	return NULL;
@@ -334,4 +347,72 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr
 {
 	errno = EOPNOTSUPP;
 	return NULL;
+}
+
+/* The QP verbs of rdma-core, with the kernel's checks (fake_verbs.h) */
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp *qp;
+
+	fake_calls.create_qp++;
+	fake_last_qp_attr = *attr;
+	if (fake_fail_with) {
+		errno = fake_fail_with;
+		return NULL;
+	}
+	switch (attr->qp_type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+		break;
+	case IBV_QPT_XRC_SEND:
+		if (attr->srq) {
+			errno = EINVAL;
+			return NULL;
+		}
+		break;
+	default:
+		errno = EINVAL;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp->context = pd->context;
+	qp->qp_context = attr->qp_context;
+	qp->pd = pd;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
+	qp->srq = attr->srq;
+	qp->qp_num = next_qpn++;
+	qp->state = IBV_QPS_RESET;
+	qp->qp_type = attr->qp_type;
+	if (attr->cap.max_inline_data < FAKE_INLINE)
+		attr->cap.max_inline_data = FAKE_INLINE;
+	fake_live_qps++;
+	return qp;
+}
+
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	fake_calls.modify_qp++;
+	fake_last_qp_mask = attr_mask;
+	if (fake_fail_with)
+		return fake_fail_with;
+	if (qp->qp_type == IBV_QPT_XRC_SEND &&
+	    attr_mask & (IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return EINVAL;
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+int ibv_destroy_qp(struct ibv_qp *qp)
+{
+	fake_calls.destroy_qp++;
+	free(qp);
+	fake_live_qps--;
+	return 0;
 }

@@ -2,8 +2,10 @@
 /*
  * Host tests of the OFED 1.5 compatibility library, against the fake
  * libibverbs of fake_verbs.c: no device needed. The calls are written the
- * way OFED 1.5 code writes them, with the one source change the header
- * documents (struct ofa_qp_init_attr for the variable carrying xrc_domain).
+ * way OFED 1.5 code writes them, with the source changes the header
+ * documents (struct ofa_qp_init_attr for the variable carrying xrc_domain,
+ * &init_attr.base where it goes through a function pointer, and
+ * ofa_xrc_srq_num(srq) for srq->xrc_srq_num) and no others.
  */
 #include <infiniband/ofa_verbs.h>
 #include "fake_verbs.h"
@@ -355,6 +357,309 @@ static void test_ofed_signatures_and_event_format(void)
 	CHECK(ia.base.srq == (struct ibv_srq *)&ia);
 }
 
+/* What OFED 1.5 code does to create an XRC send QP: the one changed line */
+static void xrc_send_init_attr(struct ofa_qp_init_attr *init_attr,
+			       struct ibv_xrc_domain *dom, struct ibv_cq *cq)
+{
+	memset(init_attr, 0, sizeof(*init_attr));
+	init_attr->qp_context = cq;
+	init_attr->send_cq = cq;
+	init_attr->recv_cq = cq;	/* as MVAPICH2 passes it; ignored */
+	init_attr->cap.max_send_wr = 16;
+	init_attr->cap.max_recv_wr = 16;
+	init_attr->cap.max_send_sge = 1;
+	init_attr->cap.max_recv_sge = 1;
+	init_attr->cap.max_inline_data = 8;
+	init_attr->qp_type = IBV_QPT_XRC;
+	init_attr->sq_sig_all = 1;
+	init_attr->xrc_domain = dom;
+}
+
+static void test_ofed_xrc_qp_type_is_no_rdma_core_type(void)
+{
+	CHECK_EQ(IBV_QPT_XRC, 5);	/* OFED 1.5's: RC 2, UC, UD, XRC */
+	CHECK(IBV_QPT_XRC != IBV_QPT_RC && IBV_QPT_XRC != IBV_QPT_UC &&
+	      IBV_QPT_XRC != IBV_QPT_UD && IBV_QPT_XRC != IBV_QPT_RAW_PACKET &&
+	      IBV_QPT_XRC != IBV_QPT_XRC_SEND &&
+	      IBV_QPT_XRC != IBV_QPT_XRC_RECV && IBV_QPT_XRC != IBV_QPT_DRIVER);
+}
+
+static void test_xrc_qp_is_an_xrc_send_qp(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ofa_qp_init_attr init_attr;
+	struct ibv_qp *qp;
+
+	xrc_send_init_attr(&init_attr, dom, &cq);
+	qp = ibv_create_qp(&pd, &init_attr);
+	CHECK(qp != NULL);
+	CHECK_EQ(fake_calls.create_qp, 1);
+	CHECK_EQ(fake_last_qp_attr.qp_type, IBV_QPT_XRC_SEND);
+	CHECK(fake_last_qp_attr.send_cq == &cq);
+	CHECK(fake_last_qp_attr.recv_cq == NULL);
+	CHECK(fake_last_qp_attr.srq == NULL);
+	CHECK(fake_last_qp_attr.qp_context == &cq);
+	CHECK_EQ(fake_last_qp_attr.sq_sig_all, 1);
+	CHECK_EQ(fake_last_qp_attr.cap.max_send_wr, 16);
+	CHECK_EQ(fake_last_qp_attr.cap.max_send_sge, 1);
+	CHECK_EQ(fake_last_qp_attr.cap.max_recv_wr, 0);
+	CHECK_EQ(fake_last_qp_attr.cap.max_recv_sge, 0);
+	if (qp) {
+		CHECK_EQ(qp->qp_type, IBV_QPT_XRC_SEND);
+		CHECK(qp->pd == &pd);
+	}
+	/* the granted sizes come back, as from ibv_create_qp() */
+	CHECK_EQ(init_attr.cap.max_inline_data, FAKE_INLINE);
+	CHECK(init_attr.xrc_domain == dom);
+	CHECK_EQ(init_attr.qp_type, IBV_QPT_XRC);
+	CHECK_EQ(fake_live_qps, 1);
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+	CHECK_EQ(fake_live_qps, 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+/* MVAPICH2 keeps the verbs in function pointers: ibv_ops.create_qp */
+static void test_function_pointers_get_the_mapping(void)
+{
+	struct ibv_qp *(*create_qp)(struct ibv_pd *, struct ibv_qp_init_attr *) =
+		ibv_create_qp;
+	int (*modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int) =
+		ibv_modify_qp;
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ofa_qp_init_attr init_attr;
+	struct ibv_qp_attr attr;
+	struct ibv_qp *qp;
+
+	CHECK(create_qp == ofa_create_qp);
+	CHECK(modify_qp == ofa_modify_qp);
+	xrc_send_init_attr(&init_attr, dom, &cq);
+	qp = create_qp(&pd, &init_attr.base);
+	CHECK(qp != NULL);
+	CHECK_EQ(fake_last_qp_attr.qp_type, IBV_QPT_XRC_SEND);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_INIT;
+	CHECK_EQ(modify_qp(qp, &attr, IBV_QP_STATE), 0);
+	if (qp)
+		CHECK_EQ(qp->state, IBV_QPS_INIT);
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+	CHECK_EQ(fake_live_qps, 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+/*
+ * The same, with the table filled the way MVAPICH2 fills its ibv_ops: the
+ * member name pasted onto "ibv_", so the pasted name meets the header's
+ * macros. Its create_xrc_rcv_qp member takes OFED's struct (README).
+ */
+struct verbs_table {
+	struct ibv_qp *(*create_qp)(struct ibv_pd *, struct ibv_qp_init_attr *);
+	int (*modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
+	struct ibv_srq *(*create_xrc_srq)(struct ibv_pd *,
+					  struct ibv_xrc_domain *,
+					  struct ibv_cq *,
+					  struct ibv_srq_init_attr *);
+	int (*create_xrc_rcv_qp)(struct ofa_qp_init_attr *, uint32_t *);
+	int (*reg_xrc_rcv_qp)(struct ibv_xrc_domain *, uint32_t);
+};
+#define TABLE_TAKE(table, prefix, verb) ((table).verb = prefix##_##verb)
+
+static void test_pasted_names_get_the_mapping(void)
+{
+	struct verbs_table t;
+
+	TABLE_TAKE(t, ibv, create_qp);
+	TABLE_TAKE(t, ibv, modify_qp);
+	TABLE_TAKE(t, ibv, create_xrc_srq);
+	TABLE_TAKE(t, ibv, create_xrc_rcv_qp);
+	TABLE_TAKE(t, ibv, reg_xrc_rcv_qp);
+	CHECK(t.create_qp == ofa_create_qp);
+	CHECK(t.modify_qp == ofa_modify_qp);
+	CHECK(t.create_xrc_srq == ofa_create_xrc_srq);
+	CHECK(t.create_xrc_rcv_qp == ofa_create_xrc_rcv_qp);
+	CHECK(t.reg_xrc_rcv_qp == ofa_reg_xrc_rcv_qp);
+}
+
+static void test_other_qp_types_reach_rdma_core_unchanged(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ibv_qp_init_attr plain;
+	struct ofa_qp_init_attr ofed;
+	struct ibv_qp *qp;
+
+	/* rdma-core's own struct goes straight to rdma-core */
+	memset(&plain, 0, sizeof(plain));
+	plain.send_cq = plain.recv_cq = &cq;
+	plain.cap.max_recv_wr = 4;
+	plain.qp_type = IBV_QPT_RC;
+	qp = ibv_create_qp(&pd, &plain);
+	CHECK(qp != NULL);
+	CHECK_EQ(fake_last_qp_attr.qp_type, IBV_QPT_RC);
+	CHECK(fake_last_qp_attr.recv_cq == &cq);
+	CHECK_EQ(fake_last_qp_attr.cap.max_recv_wr, 4);
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+	/* ... and so does OFED's, for any type but IBV_QPT_XRC */
+	memset(&ofed, 0, sizeof(ofed));
+	ofed.send_cq = ofed.recv_cq = &cq;
+	ofed.qp_type = IBV_QPT_UD;
+	qp = ibv_create_qp(&pd, &ofed);
+	CHECK(qp != NULL);
+	CHECK_EQ(fake_last_qp_attr.qp_type, IBV_QPT_UD);
+	CHECK(fake_last_qp_attr.recv_cq == &cq);
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+	CHECK_EQ(fake_calls.create_qp, 2);
+	CHECK_EQ(fake_live_qps, 0);
+	fake_close_context(ctx);
+}
+
+/* IBV_QPT_XRC without OFED's struct has no domain: rdma-core refuses it */
+static void test_xrc_type_in_rdma_core_struct_is_refused(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ibv_qp_init_attr plain;
+
+	memset(&plain, 0, sizeof(plain));
+	plain.send_cq = plain.recv_cq = &cq;
+	plain.qp_type = IBV_QPT_XRC;
+	errno = 0;
+	CHECK(ibv_create_qp(&pd, &plain) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(fake_last_qp_attr.qp_type, IBV_QPT_XRC);	/* not mapped */
+	CHECK_EQ(fake_live_qps, 0);
+	fake_close_context(ctx);
+}
+
+static void test_bad_xrc_qp_is_einval_and_changes_nothing(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_context *other = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_xrc_domain *odom = ibv_open_xrc_domain(other, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ofa_qp_init_attr init_attr, before;
+
+	xrc_send_init_attr(&init_attr, NULL, &cq);
+	before = init_attr;
+	errno = 0;
+	CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	/* a domain of another device context */
+	init_attr.xrc_domain = before.xrc_domain = odom;
+	errno = 0;
+	CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	init_attr.xrc_domain = before.xrc_domain = dom;
+	errno = 0;
+	CHECK(ibv_create_qp(NULL, &init_attr) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(fake_calls.create_qp, 0);
+	/* no XRC on the device: ENOSYS, as for the receive side */
+	fake_fail_with = EOPNOTSUPP;
+	errno = 0;
+	CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+	CHECK_EQ(errno, ENOSYS);
+	fake_fail_with = ENOMEM;
+	errno = 0;
+	CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+	CHECK_EQ(errno, ENOMEM);
+	fake_fail_with = 0;
+	CHECK(!memcmp(&init_attr, &before, sizeof(init_attr)));
+	CHECK_EQ(fake_live_qps, 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	CHECK_EQ(ibv_close_xrc_domain(odom), 0);
+	fake_close_context(ctx);
+	fake_close_context(other);
+}
+
+/* OFED 1.5's RTR mask for XRC was RC's; the kernel's for XRC send is less */
+static void test_modify_xrc_qp_drops_responder_attributes(void)
+{
+	const int rc_rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ofa_qp_init_attr init_attr;
+	struct ibv_qp_init_attr plain;
+	struct ibv_qp_attr attr;
+	struct ibv_qp *xrc, *rc;
+
+	xrc_send_init_attr(&init_attr, dom, &cq);
+	xrc = ibv_create_qp(&pd, &init_attr);
+	memset(&plain, 0, sizeof(plain));
+	plain.send_cq = plain.recv_cq = &cq;
+	plain.qp_type = IBV_QPT_RC;
+	rc = ibv_create_qp(&pd, &plain);
+	CHECK(xrc && rc);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	CHECK_EQ(ibv_modify_qp(xrc, &attr, rc_rtr), 0);
+	CHECK_EQ(fake_last_qp_mask, rc_rtr & ~(IBV_QP_MAX_DEST_RD_ATOMIC |
+					       IBV_QP_MIN_RNR_TIMER));
+	CHECK_EQ(xrc->state, IBV_QPS_RTR);
+	/* an RC QP keeps its mask */
+	CHECK_EQ(ibv_modify_qp(rc, &attr, rc_rtr), 0);
+	CHECK_EQ(fake_last_qp_mask, rc_rtr);
+	/* rdma-core's errors pass through; a NULL QP is refused */
+	fake_fail_with = EINVAL;
+	CHECK_EQ(ibv_modify_qp(xrc, &attr, IBV_QP_STATE), EINVAL);
+	fake_fail_with = 0;
+	fake_reset_calls();
+	CHECK_EQ(ibv_modify_qp(NULL, &attr, IBV_QP_STATE), EINVAL);
+	CHECK_EQ(fake_calls.modify_qp, 0);
+	CHECK_EQ(ibv_destroy_qp(xrc), 0);
+	CHECK_EQ(ibv_destroy_qp(rc), 0);
+	CHECK_EQ(fake_live_qps, 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+/* wr.xrc_remote_srq_num, OFED 1.5's spelling, is rdma-core's remote_srqn */
+static void test_xrc_remote_srq_num_is_remote_srqn(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct ibv_xrc_domain *dom = ibv_open_xrc_domain(ctx, fd, O_CREAT);
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_cq cq = { .context = ctx };
+	struct ofa_qp_init_attr init_attr;
+	struct ibv_send_wr wr, *bad = NULL;
+	struct ibv_send_wr init = { .xrc_remote_srq_num = 0x77 };
+	struct ibv_qp *qp;
+
+	CHECK_EQ(init.qp_type.xrc.remote_srqn, 0x77);
+	CHECK_EQ(offsetof(struct ibv_send_wr, xrc_remote_srq_num),
+		 offsetof(struct ibv_send_wr, qp_type.xrc.remote_srqn));
+	xrc_send_init_attr(&init_attr, dom, &cq);
+	qp = ibv_create_qp(&pd, &init_attr);
+	CHECK(qp != NULL);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = IBV_WR_SEND;
+	wr.xrc_remote_srq_num = 0x1234;
+	CHECK_EQ(wr.qp_type.xrc.remote_srqn, 0x1234);
+	if (qp) {
+		CHECK_EQ(ibv_post_send(qp, &wr, &bad), 0);
+		CHECK_EQ(fake_calls.post_send, 1);
+		CHECK_EQ(fake_last_send_wr.qp_type.xrc.remote_srqn, 0x1234);
+	}
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
 int main(void)
 {
 	fd = mkstemp(path);
@@ -382,6 +687,22 @@ int main(void)
 	run("private_domains_do_not_share", test_private_domains_do_not_share);
 	run("create_xrc_srq_makes_an_xrc_srq", test_create_xrc_srq_makes_an_xrc_srq);
 	run("ofed_signatures_and_event_format", test_ofed_signatures_and_event_format);
+	run("ofed_xrc_qp_type_is_no_rdma_core_type",
+	    test_ofed_xrc_qp_type_is_no_rdma_core_type);
+	run("xrc_qp_is_an_xrc_send_qp", test_xrc_qp_is_an_xrc_send_qp);
+	run("function_pointers_get_the_mapping",
+	    test_function_pointers_get_the_mapping);
+	run("pasted_names_get_the_mapping", test_pasted_names_get_the_mapping);
+	run("other_qp_types_reach_rdma_core_unchanged",
+	    test_other_qp_types_reach_rdma_core_unchanged);
+	run("xrc_type_in_rdma_core_struct_is_refused",
+	    test_xrc_type_in_rdma_core_struct_is_refused);
+	run("bad_xrc_qp_is_einval_and_changes_nothing",
+	    test_bad_xrc_qp_is_einval_and_changes_nothing);
+	run("modify_xrc_qp_drops_responder_attributes",
+	    test_modify_xrc_qp_drops_responder_attributes);
+	run("xrc_remote_srq_num_is_remote_srqn",
+	    test_xrc_remote_srq_num_is_remote_srqn);
 
 	close(fd);
 	printf("ofa-compat: %d passed, %d failed\n", passed, failed);
