@@ -11,7 +11,9 @@
  *   5. a message half received (its first packet only): destroying its
  *      SRQ, moving its target QP to error, destroying its target QP each
  *      flush the receive WQE it took onto the SRQ's CQ, without waiting
- *   6. tear everything down
+ *   6. what the provider takes on XRC and refuses: the ibv_wr_*() API with
+ *      ibv_wr_set_xrc_srqn(), SEND_WITH_INV, an XRC domain on an RC QP
+ *   7. tear everything down
  * Prints "ok"/"not ok" lines and exits 0 only if everything passed.
  *
  * Built against rdma-core with patches/rdma-core-rxe/ and run by hand in a
@@ -298,8 +300,11 @@ static int new_pair(struct ibv_xrcd *xrcd, struct ibv_qp **ini,
  * Leave a message half received: a SEND of two packets whose second half
  * comes from an invalid lkey. The requester sends the first packet, which
  * takes a receive WQE of the SRQ, then fails to read the second one and
- * completes the SEND with an error: the last packet never comes. Returns
- * the status of the SEND's completion, or -1 if none came.
+ * completes the SEND with an error: the last packet never comes. The
+ * initiator may complete the SEND before the target's responder has run:
+ * give the responder 300 ms to take the WQE, as nothing in user space
+ * shows that it did. Returns the status of the SEND's completion, or -1
+ * if none came.
  */
 static int send_first_packet_only(struct ibv_qp *ini, uint32_t srqn,
 				  struct ibv_mr *mr, void *buf, uint64_t id)
@@ -322,6 +327,7 @@ static int send_first_packet_only(struct ibv_qp *ini, uint32_t srqn,
 		return -1;
 	if (poll_one(scq, &wc, TIMEOUT_MS) != 1 || wc.wr_id != id)
 		return -1;
+	usleep(300000);
 	return wc.status;
 }
 
@@ -373,7 +379,7 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	s = send_first_packet_only(ini, srqn, smr, sbuf, 20);
 	check(s > 0, "first packet only: SEND completes with %s",
 	      s >= 0 ? st(s) : "nothing");
-	check(poll_one(cq, &wc, 300) == 0,
+	check(poll_one(cq, &wc, 0) == 0,
 	      "first packet only: nothing received yet");
 	t = now_ms();
 	s = ibv_destroy_srq(srq);
@@ -422,6 +428,97 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	}
 	check(srq && !ibv_destroy_srq(srq) && !ibv_destroy_cq(cq),
 	      "half received: teardown");
+}
+
+/* 6. the provider's side of XRC send QPs */
+static void provider_checks(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
+			    char *sbuf, struct ibv_mr *rmr, char *rbuf)
+{
+	struct ibv_qp_init_attr_ex rc = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = scq,
+		.recv_cq = rcq,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD,
+		.pd = pd,
+		.xrcd = xrcd,
+	};
+	struct ibv_qp_init_attr_ex xa = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.send_cq = scq,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_qp *qp, *ini, *tgt;
+	struct ibv_qp_ex *qpx;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	uint32_t srqn;
+	int ok, s;
+
+	errno = 0;
+	qp = ibv_create_qp_ex(ctx, &rc);
+	check(!qp && errno == EINVAL,
+	      "an RC QP with an XRC domain is refused: %s",
+	      qp ? "created" : strerror(errno));
+	if (qp)
+		ibv_destroy_qp(qp);
+
+	if (new_pair(xrcd, &ini, &tgt)) {
+		check(0, "SEND_WITH_INV on an XRC send QP: pair");
+	} else {
+		s = post_send(ini, IBV_WR_SEND_WITH_INV, srqn, smr, sbuf, 16,
+			      0, 0, 0, 0, 31);
+		check(s == EINVAL && poll_one(scq, &wc, 300) == 0,
+		      "SEND_WITH_INV on an XRC send QP is refused: %s",
+		      s ? strerror(s) : "posted");
+		ibv_destroy_qp(ini);
+		ibv_destroy_qp(tgt);
+		drain(scq);
+	}
+
+	/* an SRQ of its own: SRQ A may still hold WQEs of earlier checks */
+	srq = xrc_srq(xrcd, &srqn);
+	ini = ibv_create_qp_ex(ctx, &xa);
+	tgt = tgt_qp(xrcd);
+	qpx = ini ? ibv_qp_to_qp_ex(ini) : NULL;
+	check(srq && qpx && tgt && !connect_pair(ini, tgt, 3) &&
+	      qpx->wr_set_xrc_srqn && !qpx->wr_set_ud_addr,
+	      "XRC send QP for ibv_wr_*(): wr_set_xrc_srqn, no wr_set_ud_addr");
+	if (!srq || !qpx || !tgt)
+		goto out;
+
+	memset(rbuf, 0, BUF);
+	post_recv(srq, rmr, rbuf, BUF, 0xf1);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 30;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(qpx);
+	ibv_wr_set_xrc_srqn(qpx, srqn);
+	ibv_wr_set_sge(qpx, smr->lkey, (uintptr_t)sbuf, 1500);
+	s = ibv_wr_complete(qpx);
+	ok = !s && poll_one(scq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.wr_id == 30 && wc.status == IBV_WC_SUCCESS,
+	      "ibv_wr_send() + ibv_wr_set_xrc_srqn(): %s",
+	      s ? strerror(s) : ok ? st(wc.status) : "no completion");
+	ok = poll_one(rcq, &wc, TIMEOUT_MS) == 1;
+	check(ok && wc.wr_id == 0xf1 && wc.status == IBV_WC_SUCCESS &&
+	      wc.byte_len == 1500 && wc.qp_num == tgt->qp_num &&
+	      !memcmp(sbuf, rbuf, 1500),
+	      "ibv_wr_send() + ibv_wr_set_xrc_srqn(): received %s len %u",
+	      ok ? st(wc.status) : "nothing", ok ? wc.byte_len : 0);
+out:
+	if (ini)
+		ibv_destroy_qp(ini);
+	if (tgt)
+		ibv_destroy_qp(tgt);
+	if (srq)
+		ibv_destroy_srq(srq);
+	drain(scq);
 }
 
 int main(int argc, char **argv)
@@ -651,7 +748,9 @@ int main(int argc, char **argv)
 
 	half_received(xa, smr, sbuf, rmr, rbuf);
 
-	/* 6. teardown */
+	provider_checks(xa, smr, sbuf, rmr, rbuf);
+
+	/* 7. teardown */
 	ok = !ibv_destroy_qp(ini) && !ibv_destroy_qp(tgt);
 	if (ini2)
 		ok = ok && !ibv_destroy_qp(ini2);
