@@ -35,10 +35,11 @@ extern struct ibv_srq_init_attr_ex fake_last_srq_attr;
 /*
  * QPs: rdma-core's ibv_create_qp() (which ibv_create_qp_ex() with only
  * IBV_QP_INIT_ATTR_PD calls), ibv_modify_qp(), ibv_destroy_qp() and
- * ibv_post_send(), with the kernel's checks: QP type 5 (OFED's XRC) is no
- * type and gets EINVAL, an XRC send QP takes no SRQ and, at RTR, neither
- * IBV_QP_MAX_DEST_RD_ATOMIC nor IBV_QP_MIN_RNR_TIMER. Every creation
- * grants a max_inline_data of at least FAKE_INLINE.
+ * ibv_post_send(), with rdma-core's and the kernel's checks: QP type 5
+ * (OFED's XRC) is no type and gets EINVAL, an XRC send QP takes no SRQ
+ * and, at RTR, neither IBV_QP_MAX_DEST_RD_ATOMIC nor
+ * IBV_QP_MIN_RNR_TIMER. Every creation grants a max_inline_data of at
+ * least FAKE_INLINE.
  */
 #define FAKE_INLINE 64
 extern struct ibv_qp_init_attr fake_last_qp_attr;
