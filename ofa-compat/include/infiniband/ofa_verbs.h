@@ -70,7 +70,8 @@
  *   ibv_create_qp(). Through a function pointer, the mapping takes a
  *   struct ibv_qp_init_attr * whose qp_type is IBV_QPT_XRC to be the
  *   .base of a struct ofa_qp_init_attr (it cannot carry a domain
- *   otherwise): pass &init_attr.base there.
+ *   otherwise): pass &init_attr.base there, never a plain struct of
+ *   type IBV_QPT_XRC, which would be read past its end.
  * - ibv_modify_qp names ofa_modify_qp(): OFED 1.5's kernel required
  *   IBV_QP_MAX_DEST_RD_ATOMIC and IBV_QP_MIN_RNR_TIMER to move an XRC QP
  *   to RTR, as for RC, and today's refuses both on an XRC send QP; they
