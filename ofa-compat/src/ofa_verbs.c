@@ -34,6 +34,14 @@ struct ofa_xrc_shared {
 static pthread_mutex_t ofa_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ofa_xrc_shared *ofa_shared_list;
 
+/*
+ * Every open ibv_xrc_domain. An XRC send QP's domain is only checked,
+ * never used, and may arrive through a struct the library cannot type
+ * (a function pointer): it must be one of these, or it is EINVAL.
+ */
+static struct ibv_xrc_domain **ofa_domains;
+static size_t ofa_ndomains, ofa_maxdomains;
+
 /* OFED 1.5 said ENOSYS where the provider had no XRC receive QP verbs */
 static int ofa_err(int err)
 {
@@ -122,6 +130,48 @@ static void shared_del(struct ofa_xrc_shared *s, size_t i)
 	s->qps[i] = s->qps[--s->nqps];
 }
 
+static int domain_add(struct ibv_xrc_domain *d)
+{
+	if (ofa_ndomains == ofa_maxdomains) {
+		size_t max = ofa_maxdomains ? 2 * ofa_maxdomains : 8;
+		struct ibv_xrc_domain **v;
+
+		v = realloc(ofa_domains, max * sizeof(*v));
+		if (!v)
+			return ENOMEM;
+		ofa_domains = v;
+		ofa_maxdomains = max;
+	}
+	ofa_domains[ofa_ndomains++] = d;
+	return 0;
+}
+
+static void domain_del(struct ibv_xrc_domain *d)
+{
+	size_t i;
+
+	for (i = 0; i < ofa_ndomains; i++)
+		if (ofa_domains[i] == d) {
+			ofa_domains[i] = ofa_domains[--ofa_ndomains];
+			break;
+		}
+	if (!ofa_ndomains) {
+		free(ofa_domains);
+		ofa_domains = NULL;
+		ofa_maxdomains = 0;
+	}
+}
+
+static bool domain_known(const struct ibv_xrc_domain *d)
+{
+	size_t i;
+
+	for (i = 0; i < ofa_ndomains; i++)
+		if (ofa_domains[i] == d)
+			return true;
+	return false;
+}
+
 struct ibv_xrc_domain *ofa_open_xrc_domain(struct ibv_context *context,
 					   int fd, int oflag)
 {
@@ -151,6 +201,11 @@ struct ibv_xrc_domain *ofa_open_xrc_domain(struct ibv_context *context,
 	}
 	pthread_mutex_lock(&ofa_lock);
 	d->shared = shared_get(context, fd);
+	if (d->shared && domain_add(d)) {
+		shared_put(d->shared);
+		d->shared = NULL;
+		errno = ENOMEM;
+	}
 	pthread_mutex_unlock(&ofa_lock);
 	if (!d->shared) {
 		err = errno ? errno : ENOMEM;
@@ -176,6 +231,7 @@ int ofa_close_xrc_domain(struct ibv_xrc_domain *d)
 	if (ret)
 		return ofa_err(ret);
 	pthread_mutex_lock(&ofa_lock);
+	domain_del(d);
 	shared_put(d->shared);
 	pthread_mutex_unlock(&ofa_lock);
 	free(d);
@@ -313,8 +369,13 @@ static struct ibv_qp *create_xrc_send_qp(struct ibv_pd *pd,
 {
 	struct ibv_qp_init_attr_ex ex = {};
 	struct ibv_qp *qp;
+	bool ok;
 
-	if (!attr->xrc_domain || attr->xrc_domain->context != pd->context) {
+	pthread_mutex_lock(&ofa_lock);
+	ok = domain_known(attr->xrc_domain) &&
+	     attr->xrc_domain->context == pd->context;
+	pthread_mutex_unlock(&ofa_lock);
+	if (!ok) {
 		errno = EINVAL;
 		return NULL;
 	}

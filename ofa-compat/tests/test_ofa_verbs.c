@@ -560,6 +560,22 @@ static void test_bad_xrc_qp_is_einval_and_changes_nothing(void)
 	errno = 0;
 	CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
 	CHECK_EQ(errno, EINVAL);
+	/* no domain of this library: one never opened, one closed */
+	{
+		struct ibv_xrc_domain not_opened = { .context = ctx };
+		struct ibv_xrc_domain *closed;
+
+		init_attr.xrc_domain = before.xrc_domain = &not_opened;
+		errno = 0;
+		CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+		CHECK_EQ(errno, EINVAL);
+		closed = ibv_open_xrc_domain(ctx, -1, 0);
+		CHECK_EQ(ibv_close_xrc_domain(closed), 0);
+		init_attr.xrc_domain = before.xrc_domain = closed;
+		errno = 0;
+		CHECK(ibv_create_qp(&pd, &init_attr) == NULL);
+		CHECK_EQ(errno, EINVAL);
+	}
 	init_attr.xrc_domain = before.xrc_domain = dom;
 	errno = 0;
 	CHECK(ibv_create_qp(NULL, &init_attr) == NULL);
@@ -625,6 +641,20 @@ static void test_modify_xrc_qp_drops_responder_attributes(void)
 	CHECK_EQ(ibv_destroy_qp(rc), 0);
 	CHECK_EQ(fake_live_qps, 0);
 	CHECK_EQ(ibv_close_xrc_domain(dom), 0);
+	fake_close_context(ctx);
+}
+
+/* srq->xrc_srq_num becomes ofa_xrc_srq_num(srq): 0 where there is none */
+static void test_xrc_srq_num_is_0_without_one(void)
+{
+	struct ibv_context *ctx = fake_open_context();
+	struct verbs_context *vctx = verbs_get_ctx(ctx);
+	struct ibv_srq srq = { .context = ctx };
+
+	CHECK_EQ(ofa_xrc_srq_num(&srq), 0x42);
+	vctx->get_srq_num = NULL;	/* a provider without XRC SRQs */
+	CHECK_EQ(ofa_xrc_srq_num(&srq), 0);
+	CHECK_EQ(ofa_xrc_srq_num(NULL), 0);
 	fake_close_context(ctx);
 }
 
@@ -701,6 +731,7 @@ int main(void)
 	    test_bad_xrc_qp_is_einval_and_changes_nothing);
 	run("modify_xrc_qp_drops_responder_attributes",
 	    test_modify_xrc_qp_drops_responder_attributes);
+	run("xrc_srq_num_is_0_without_one", test_xrc_srq_num_is_0_without_one);
 	run("xrc_remote_srq_num_is_remote_srqn",
 	    test_xrc_remote_srq_num_is_remote_srqn);
 

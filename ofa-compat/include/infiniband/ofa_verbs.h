@@ -195,13 +195,14 @@ static inline struct ibv_qp *ofa_create_qp_rdma(struct ibv_pd *pd,
 
 /*
  * OFED 1.5's struct ibv_srq had xrc_srq_num; rdma-core has
- * ibv_get_srq_num(). This returns the number, or 0 on error.
+ * ibv_get_srq_num(). This returns the number, or 0 for no SRQ or one
+ * that has none (not an XRC SRQ, or a provider without them).
  */
 static inline uint32_t ofa_xrc_srq_num(struct ibv_srq *srq)
 {
 	uint32_t num;
 
-	return ibv_get_srq_num(srq, &num) ? 0 : num;
+	return !srq || ibv_get_srq_num(srq, &num) ? 0 : num;
 }
 
 #ifndef OFA_VERBS_NO_COMPAT_NAMES
