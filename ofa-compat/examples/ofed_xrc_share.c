@@ -830,7 +830,8 @@ int main(int argc, char **argv)
 			me = i;
 			if (send_mode)
 				send_child(fd);
-			child(fd, i % 2 == 1);
+			else
+				child(fd, i % 2 == 1);
 		}
 	}
 	if (send_mode)
