@@ -10,6 +10,10 @@
 #                   WARN) and on anything left in `rdma resource` at the end
 #   guest.sh demo   rxe/guest/demo.sh: make demo's messages through one
 #                   shared receive QP, printed as they go
+#   guest.sh bench  rxe/guest/bench.sh on the kernel without KASAN, lockdep
+#                   and kmemleak (scripts/kernel-bench.sh): XRC against RC,
+#                   and the MPI shape's memory; rxe/bench-report.py gives
+#                   the ratios, in $CACHE/build/rxe-bench/results.{md,json}
 source "$(dirname "$0")/../rdma-core/lib.sh"
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 
@@ -17,11 +21,12 @@ mode=${1:-test}
 case $mode in
 test) script=run.sh ;;
 demo) script=demo.sh ;;
-*) die "usage: guest.sh [demo]" ;;
+bench) script=bench.sh ;;
+*) die "usage: guest.sh [demo|bench]" ;;
 esac
 
 BUILD="$CACHE/build"
-out="$BUILD/rxe-guest"
+out="$BUILD/rxe-${mode/test/guest}"
 rc_tree="$CACHE/rdma-core-tree-guest"
 rc_build="$BUILD/rdma-core-guest"
 # perftest as Debian ships it, unmodified, and the one library it needs
@@ -29,11 +34,18 @@ rc_build="$BUILD/rdma-core-guest"
 DEBS="perftest=4.5+0.17-1 libpci3=1:3.9.0-4"
 mkdir -p "$out"
 
-"$TOP/scripts/kernel.sh" >&2
-kernel="$KBUILD/arch/x86/boot/bzImage"
-ko=$("$TOP/scripts/simdev.sh")
-kunit_ko=$(find "$KBUILD/drivers/infiniband/sw/rxe" -name '*test*.ko' | head -1)
-[ -n "$kunit_ko" ] || die "no rxe KUnit module under $KBUILD/drivers/infiniband/sw/rxe"
+if [ "$mode" = bench ]; then
+	kdir=$("$TOP/scripts/kernel-bench.sh")
+else
+	"$TOP/scripts/kernel.sh" >&2
+	kdir=$KBUILD
+fi
+kernel="$kdir/arch/x86/boot/bzImage"
+ko=$("$TOP/scripts/simdev.sh" "$kdir")
+# rxe's KUnit suite: the one test module of rxe's directory
+kunit_ko=$(find "$kdir/drivers/infiniband/sw/rxe" -name '*test*.ko')
+[ "$(wc -w <<< "$kunit_ko")" = 1 ] ||
+	die "not one rxe KUnit module under $kdir/drivers/infiniband/sw/rxe: ${kunit_ko:-none}"
 
 # rdma-core: the workbench's series, then the rxe provider's on top
 rc_head=$(git -C "$RC_TREE" rev-parse HEAD)
@@ -74,7 +86,7 @@ for pkg in $DEBS; do
 done
 
 step "rxe guest: programs"
-for prog in xrc_rxe_test xrc_rcv_data; do
+for prog in xrc_rxe_test xrc_rcv_data xrc_mpi_shape; do
 	cc -O2 -Wall -Wextra -Werror -I"$rc_build/include" -o "$out/$prog" \
 		"$TOP/rxe/guest/$prog.c" -L"$rc_build/lib" -libverbs
 done
@@ -83,7 +95,10 @@ root="$out/root"
 rm -rf "$root"
 mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
 	"$root/usr/local/etc/libibverbs.d" "$root/lib/modules"
-install -m 0755 "$out/xrc_rxe_test" "$out/xrc_rcv_data" \
+ofa="$CACHE/build/ofa-compat"
+[ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
+install -m 0755 "$out/xrc_rxe_test" "$out/xrc_rcv_data" "$out/xrc_mpi_shape" \
+	"$ofa/ofed_xrc_share" \
 	"$rc_build/bin/ibv_devinfo" "$rc_build/bin/ibv_xsrq_pingpong" \
 	/usr/sbin/ip /usr/bin/rdma "$root/usr/local/bin/"
 for t in ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat; do
@@ -109,7 +124,7 @@ mkdir -p "$root/usr/local/lib/rdma-core"
 cp -rL "$RC_BUILD/python" "$RC_TREE/tests" "$root/usr/local/lib/rdma-core/"
 # perftest also links the mlx5 and efa providers' libraries, which this
 # partial build skips: the series' build (rdma-core-test) has them
-pack_libs "$root" "$rc_build/lib:$RC_BUILD/lib:$out/debs/usr/lib/x86_64-linux-gnu"
+pack_libs "$root" "$rc_build/lib:$RC_BUILD/lib:$ofa:$out/debs/usr/lib/x86_64-linux-gnu"
 
 step "rxe guest: initramfs"
 "$TOP/userspace-test/guest/mkinitramfs.sh" -o "$out/base.cpio.gz" -k "$ko" \
@@ -121,10 +136,17 @@ cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
 # KUnit on (run-qemu.sh turns it off), for the rxe suite's module alone
 step "rxe guest: booting $kernel"
 "$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$kernel" \
-	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
-	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-1500}" |
-	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - )'; else cat > /dev/null; fi ||
+	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' -m "${RXE_GUEST_MEM:-$([ "$mode" = bench ] && echo 4G || echo 2G)}" \
+	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$([ "$mode" = bench ] && echo 5400 || echo 1500)}" |
+	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - |# )' || true; else cat > /dev/null; fi ||
 	die "the guest did not power off by itself ($out/guest.log)"
+if [ "$mode" = bench ]; then
+	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe bench failed ($out/guest.log)"
+	grep -a '^RXE-BENCH ' "$out/guest.log" > "$out/raw.txt"
+	python3 "$TOP/rxe/bench-report.py" "$out/raw.txt" "$out"
+	step "rxe bench: $out/results.md"
+	exit 0
+fi
 if [ "$mode" = demo ]; then
 	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe demo failed ($out/guest.log)"
 	"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" > /dev/null ||

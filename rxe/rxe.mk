@@ -17,6 +17,8 @@
 #                       two namespaces, XRC messages through the registration verbs,
 #                       perftest -c XRC, rdma-core's XRC tests (rxe/guest.sh)
 #   make rxe-demo       make demo's last part: messages through one shared receive QP
+#   make rxe-bench      on the bench kernel: XRC against RC (perftest ib_send_bw, 64 B
+#                       and 2 KiB) and the MPI shape's memory (part of make bench)
 
 RXE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RXE_KERNEL_ENV = TREE=$(CACHE)/tree-rxe SERIES_DIR=$(CURDIR)/patches/rxe \
@@ -26,7 +28,7 @@ RXE_RC_ENV = RC_PATCHES=$(CURDIR)/patches/rdma-core-rxe RC_SERIES_REF=rdma-core/
 	RC_TREE=$(CACHE)/rdma-core-tree-rxe RC_BUILD=$(CACHE)/build/rdma-core-rxe \
 	RC_ROUNDTRIP=$(CACHE)/rdma-core-roundtrip-rxe
 
-.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo
+.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo rxe-bench
 
 rxe-tree: deps rdma-core-deps
 	@$(RXE_KERNEL_ENV) scripts/tree.sh
@@ -49,10 +51,14 @@ rxe-check: rxe-tree
 rxe-test: rxe-roundtrip rxe-check
 	@echo 'make rxe-test: all passed'
 
-# The guest also packs the series' own rdma-core build: its pyverbs, and
-# libraries perftest links that the guest's partial build skips
-rxe-guest: tree rdma-core-build
+# The guest also packs the series' own rdma-core build (its pyverbs, and
+# libraries perftest links that the guest's partial build skips) and the
+# OFED 1.5 compatibility library's example
+rxe-guest: tree rdma-core-build ofa-compat-test
 	@$(RXE_DIR)/guest.sh
 
-rxe-demo: tree rdma-core-build
+rxe-demo: tree rdma-core-build ofa-compat-test
 	@$(RXE_DIR)/guest.sh demo
+
+rxe-bench: tree rdma-core-build ofa-compat-test
+	@$(RXE_DIR)/guest.sh bench

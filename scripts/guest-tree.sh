@@ -19,7 +19,10 @@ flock 8
 head=$(git -C "$TREE" rev-parse HEAD)
 want="$head $(cat $(rxe_patches) | sha256sum | cut -d' ' -f1)"
 state="$KTREE.applied"
-if [ -d "$KTREE" ] && [ "$(cat "$state" 2>/dev/null)" = "$want" ] &&
+# the state names what was applied and the commit that came of it: a
+# commit made by hand in $KTREE, or an edit, is thrown away here
+if [ -d "$KTREE" ] &&
+	[ "$(cat "$state" 2>/dev/null)" = "$want $(git -C "$KTREE" rev-parse HEAD)" ] &&
 	git -C "$KTREE" diff --quiet HEAD; then
 	step "guest tree: $KTREE holds the workbench and patches/rxe/"
 	exit 0
@@ -31,4 +34,4 @@ git -C "$KTREE" am --abort >/dev/null 2>&1 || true
 git -C "$KTREE" checkout -q -f --detach "$head"
 git -C "$KTREE" am -q --committer-date-is-author-date $(rxe_patches) ||
 	die "patches/rxe/ does not apply on top of the workbench ($TREE)"
-echo "$want" > "$state"
+echo "$want $(git -C "$KTREE" rev-parse HEAD)" > "$state"

@@ -31,7 +31,10 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
 export CCACHE_DEPEND=1
 KCC="ccache gcc"
 
-# kunit.py exec through QEMU with TCG only (scripts/tcg/ says why)
+# kunit.py exec through QEMU with TCG only (scripts/tcg/ says why). No
+# __pycache__ in the tree: scripts/kernel.sh counts files git does not
+# track as part of what the kernel is built from.
+export PYTHONDONTWRITEBYTECODE=1
 kunit_py() { PATH="$TOP/scripts/tcg:$PATH" python3 "$TREE/tools/testing/kunit/kunit.py" "$@"; }
 
 # A step and how far along it is, so long runs are readable in CI logs.

@@ -29,7 +29,7 @@ ip addr add 10.0.0.1/24 dev dummy0
 ip link set dummy0 up
 rdma link add rxe0 type rxe netdev dummy0
 g0=$(gid_index rxe0 0a00:0001)
-ibv_devinfo -d rxe0 -v | grep -E 'hca_id|XRC|state'
+ibv_devinfo -d rxe0 -v | grep -E 'hca_id|XRC|state' || true
 
 echo "== rxe1 on veth0 (10.0.1.1), rxe2 on veth1 (10.0.1.2) in namespace peer"
 mkdir -p /run/netns

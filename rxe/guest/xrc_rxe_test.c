@@ -9,8 +9,9 @@
  *   3. SEND naming SRQ B of another XRCD -> IBV_WC_REM_INV_REQ_ERR, no recv
  *   4. a second pair: SEND naming a nonexistent SRQ -> REM_INV_REQ_ERR
  *   5. a message half received (its first packet only): destroying its
- *      SRQ, moving its target QP to error, destroying its target QP each
- *      flush the receive WQE it took onto the SRQ's CQ, without waiting
+ *      SRQ, moving its target QP to error or reset, destroying its target
+ *      QP each flush the receive WQE it took onto the SRQ's CQ, without
+ *      waiting; a target QP moved to SQD reports its (empty) SQ drained
  *   6. what the provider takes on XRC and refuses: the ibv_wr_*() API with
  *      ibv_wr_set_xrc_srqn(), SEND_WITH_INV, an XRC domain on an RC QP
  *   7. tear everything down
@@ -365,7 +366,7 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	struct ibv_wc wc;
 	uint32_t srqn;
 	long t;
-	int s;
+	int i, s;
 
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	srq = cq ? xrc_srq_cq(xrcd, cq, &srqn) : NULL;
@@ -392,21 +393,27 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	ibv_destroy_qp(tgt);
 	drain(scq);
 
-	/* the target QP moves to error under the message */
+	/* the target QP moves to error, or to reset, under the message */
 	srq = xrc_srq_cq(xrcd, cq, &srqn);
-	if (srq && !new_pair(xrcd, &ini, &tgt)) {
-		struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	for (i = 0; i < 2; i++) {
+		struct ibv_qp_attr a = {
+			.qp_state = i ? IBV_QPS_RESET : IBV_QPS_ERR,
+		};
+		const char *to = i ? "reset" : "error";
+		uint64_t id = 0xe2 + i * 0x10;
 
-		post_recv(srq, rmr, rbuf, BUF, 0xe2);
+		if (!srq || new_pair(xrcd, &ini, &tgt)) {
+			check(0, "target QP to %s: pair and SRQ", to);
+			continue;
+		}
+		post_recv(srq, rmr, rbuf, BUF, id);
 		send_first_packet_only(ini, srqn, smr, sbuf, 21);
 		check(!ibv_modify_qp(tgt, &a, IBV_QP_STATE) &&
-		      flushed(cq, tgt, 0xe2),
-		      "target QP to error: the WQE flushed on the SRQ's CQ");
+		      flushed(cq, tgt, id),
+		      "target QP to %s: the WQE flushed on the SRQ's CQ", to);
 		ibv_destroy_qp(ini);
 		ibv_destroy_qp(tgt);
 		drain(scq);
-	} else {
-		check(0, "target QP to error: pair and SRQ");
 	}
 
 	/* the target QP is destroyed under the message */
@@ -428,6 +435,40 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	}
 	check(srq && !ibv_destroy_srq(srq) && !ibv_destroy_cq(cq),
 	      "half received: teardown");
+}
+
+/* a target QP has no send queue: SQD reports it drained at once */
+static void tgt_sqd(struct ibv_xrcd *xrcd)
+{
+	struct ibv_qp_attr rts = {
+		.qp_state = IBV_QPS_RTS,
+		.timeout = 14,
+		.sq_psn = 100,
+	};
+	struct ibv_qp_attr sqd = { .qp_state = IBV_QPS_SQD };
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	struct ibv_qp *ini, *tgt;
+	int found = 0;
+
+	if (new_pair(xrcd, &ini, &tgt)) {
+		check(0, "target QP to SQD: pair");
+		return;
+	}
+	check(!ibv_modify_qp(tgt, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_SQ_PSN) &&
+	      !ibv_modify_qp(tgt, &sqd, IBV_QP_STATE),
+	      "target QP to RTS, then to SQD");
+	/* other QPs' events may come first */
+	while (!found && poll(&pfd, 1, TIMEOUT_MS) == 1 &&
+	       !ibv_get_async_event(ctx, &ev)) {
+		found = ev.event_type == IBV_EVENT_SQ_DRAINED &&
+			ev.element.qp == tgt;
+		ibv_ack_async_event(&ev);
+	}
+	check(found, "target QP in SQD: IBV_EVENT_SQ_DRAINED");
+	ibv_destroy_qp(ini);
+	ibv_destroy_qp(tgt);
 }
 
 /* 6. the provider's side of XRC send QPs */
@@ -748,6 +789,7 @@ int main(int argc, char **argv)
 
 	half_received(xa, smr, sbuf, rmr, rbuf);
 
+	tgt_sqd(xa);
 	provider_checks(xa, smr, sbuf, rmr, rbuf);
 
 	/* 7. teardown */
