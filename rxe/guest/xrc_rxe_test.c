@@ -13,7 +13,9 @@
  *      QP each flush the receive WQE it took onto the SRQ's CQ, without
  *      waiting; a target QP moved to SQD reports its (empty) SQ drained
  *   6. what the provider takes on XRC and refuses: the ibv_wr_*() API with
- *      ibv_wr_set_xrc_srqn(), SEND_WITH_INV, an XRC domain on an RC QP
+ *      ibv_wr_set_xrc_srqn(), SEND_WITH_INV, an XRC domain on an RC QP;
+ *      ibv_open_qp() of a target QP that keeps it after its creator's
+ *      handle is gone
  *   7. tear everything down
  * Prints "ok"/"not ok" lines and exits 0 only if everything passed.
  *
@@ -471,6 +473,55 @@ static void tgt_sqd(struct ibv_xrcd *xrcd)
 	ibv_destroy_qp(tgt);
 }
 
+/* ibv_open_qp(): an opened handle keeps the target QP when the first goes */
+static void open_qp_check(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
+			  char *sbuf, struct ibv_mr *rmr, char *rbuf)
+{
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_type = IBV_QPT_XRC_RECV,
+		.xrcd = xrcd,
+	};
+	struct ibv_qp *ini, *tgt, *opened;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	uint32_t srqn;
+	int ok, s;
+
+	srq = xrc_srq(xrcd, &srqn);
+	if (!srq || new_pair(xrcd, &ini, &tgt)) {
+		check(0, "ibv_open_qp(): pair and SRQ");
+		goto out;
+	}
+	oa.qp_num = tgt->qp_num;
+	opened = ibv_open_qp(ctx, &oa);
+	s = ibv_destroy_qp(tgt);
+	check(opened && opened->qp_num == oa.qp_num && !s,
+	      "ibv_open_qp() of the target QP, creator's handle destroyed: %s",
+	      opened ? "opened" : strerror(errno));
+	if (opened) {
+		memset(rbuf, 0, BUF);
+		post_recv(srq, rmr, rbuf, BUF, 0xf2);
+		post_send(ini, IBV_WR_SEND, srqn, smr, sbuf, 800, 0, 0, 0, 0,
+			  32);
+		ok = poll_one(scq, &wc, TIMEOUT_MS) == 1 &&
+		     wc.wr_id == 32 && wc.status == IBV_WC_SUCCESS;
+		ok = ok && poll_one(rcq, &wc, TIMEOUT_MS) == 1 &&
+		     wc.wr_id == 0xf2 && wc.status == IBV_WC_SUCCESS &&
+		     wc.byte_len == 800 && wc.qp_num == oa.qp_num &&
+		     !memcmp(sbuf, rbuf, 800);
+		check(ok, "SEND to the target QP through the opened handle "
+		      "only: received");
+		check(!ibv_destroy_qp(opened), "close the opened handle");
+	}
+	ibv_destroy_qp(ini);
+	drain(scq);
+out:
+	if (srq)
+		ibv_destroy_srq(srq);
+}
+
 /* 6. the provider's side of XRC send QPs */
 static void provider_checks(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 			    char *sbuf, struct ibv_mr *rmr, char *rbuf)
@@ -791,6 +842,7 @@ int main(int argc, char **argv)
 
 	tgt_sqd(xa);
 	provider_checks(xa, smr, sbuf, rmr, rbuf);
+	open_qp_check(xa, smr, sbuf, rmr, rbuf);
 
 	/* 7. teardown */
 	ok = !ibv_destroy_qp(ini) && !ibv_destroy_qp(tgt);
