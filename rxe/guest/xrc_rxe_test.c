@@ -11,7 +11,8 @@
  *   5. a message half received (its first packet only): destroying its
  *      SRQ, moving its target QP to error or reset, destroying its target
  *      QP each flush the receive WQE it took onto the SRQ's CQ, without
- *      waiting; a target QP moved to SQD reports its (empty) SQ drained
+ *      waiting; a target QP moved to SQD reports its (empty) SQ drained;
+ *      SRQs destroyed while an initiator keeps sending into them
  *   6. what the provider takes on XRC and refuses: the ibv_wr_*() API with
  *      ibv_wr_set_xrc_srqn(), SEND_WITH_INV, an XRC domain on an RC QP;
  *      ibv_open_qp() of a target QP that keeps it after its creator's
@@ -439,6 +440,58 @@ static void half_received(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
 	      "half received: teardown");
 }
 
+/*
+ * SRQs destroyed while an initiator keeps sending into them: with no WQE
+ * posted and infinite RNR retries, every retry of the SEND makes the
+ * target look its SRQ up from the wire, before, during and after the
+ * destroy. The destroy must not wait for the initiator, and the SEND must
+ * end once the SRQ is gone, with a remote invalid request error.
+ */
+static void destroy_under_retries(struct ibv_xrcd *xrcd, struct ibv_mr *smr,
+				  char *sbuf)
+{
+	struct ibv_qp *ini, *tgt;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	long t, worst = 0;
+	int i, ok = 1, st_ok = 1;
+	uint32_t srqn;
+
+	for (i = 0; i < 20 && ok; i++) {
+		srq = xrc_srq(xrcd, &srqn);
+		ini = ini_qp();
+		tgt = tgt_qp(xrcd);
+		ok = srq && ini && tgt && !connect_pair(ini, tgt, 7) &&
+		     !post_send(ini, IBV_WR_SEND, srqn, smr, sbuf, 64, 0, 0, 0,
+				0, 40 + i);
+		if (ok) {
+			usleep(20000);
+			t = now_ms();
+			ok = !ibv_destroy_srq(srq);
+			srq = NULL;
+			t = now_ms() - t;
+			if (t > worst)
+				worst = t;
+			st_ok = st_ok && poll_one(scq, &wc, TIMEOUT_MS) == 1 &&
+				wc.wr_id == (uint64_t)(40 + i) &&
+				wc.status == IBV_WC_REM_INV_REQ_ERR;
+		}
+		if (srq)
+			ibv_destroy_srq(srq);
+		if (ini)
+			ibv_destroy_qp(ini);
+		if (tgt)
+			ibv_destroy_qp(tgt);
+		drain(scq);
+	}
+	check(ok && i == 20 && worst < 5000,
+	      "20 SRQs destroyed under RNR retries: longest destroy %ld ms",
+	      worst);
+	check(ok && st_ok,
+	      "20 SRQs destroyed under RNR retries: each SEND ends in a "
+	      "remote invalid request error");
+}
+
 /* a target QP has no send queue: SQD reports it drained at once */
 static void tgt_sqd(struct ibv_xrcd *xrcd)
 {
@@ -840,6 +893,7 @@ int main(int argc, char **argv)
 
 	half_received(xa, smr, sbuf, rmr, rbuf);
 
+	destroy_under_retries(xa, smr, sbuf);
 	tgt_sqd(xa);
 	provider_checks(xa, smr, sbuf, rmr, rbuf);
 	open_qp_check(xa, smr, sbuf, rmr, rbuf);
