@@ -7,7 +7,7 @@
 #   between the two namespaces, 64 B and 2 KiB messages, TRIALS trials,
 #   RC and XRC alternating and their order swapped every other trial so
 #   that neither always runs first. RC receives through an SRQ too
-#   (--use_srq), as perftest's XRC does, so that the two differ by the
+#   (--use-srq), as perftest's XRC does, so that the two differ by the
 #   transport alone. One QP each way: this is the per-message cost of
 #   the XRC path, not a many-QP figure.
 #   The MPI shape: xrc_mpi_shape at P = 8 and 16 processes and N peers,
@@ -25,7 +25,7 @@ REPS=${RXE_BENCH_REPS:-3}
 # One ib_send_bw run; its result line: "#bytes #iterations peak avg rate"
 send_bw() { # KIND SIZE TRIAL
 	srq=
-	[ "$1" = RC ] && srq=--use_srq
+	[ "$1" = RC ] && srq=--use-srq
 	ib_send_bw -d rxe1 -x "$g1" -c "$1" $srq -s "$2" -n "$ITERS" -F > /tmp/server.log 2>&1 &
 	server=$!
 	sleep 3
