@@ -133,13 +133,33 @@ step "rxe guest: initramfs"
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$out/stack.cpio.gz"
 cat "$out/base.cpio.gz" "$out/stack.cpio.gz" > "$out/initramfs.cpio.gz"
 
-# KUnit on (run-qemu.sh turns it off), for the rxe suite's module alone
+# KUnit on (run-qemu.sh turns it off), for the rxe suite's module alone.
+# A guest silent for 300 s is stopped: no step of run.sh is that quiet.
+boot() {
+	XRC_GUEST_SILENCE=300 "$TOP/userspace-test/guest/run-qemu.sh" \
+		-i "$out/initramfs.cpio.gz" -k "$kernel" \
+		-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
+		-m "${RXE_GUEST_MEM:-$([ "$mode" = bench ] && echo 4G || echo 2G)}" \
+		-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$([ "$mode" = bench ] && echo 5400 || echo 1500)}" |
+		if [ "$mode" = demo ]; then
+			grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - |# )' || true
+		else
+			cat > /dev/null
+		fi
+}
 step "rxe guest: booting $kernel"
-"$TOP/userspace-test/guest/run-qemu.sh" -i "$out/initramfs.cpio.gz" -k "$kernel" \
-	-a 'kunit.enable=1 kunit.filter_glob=*rxe*' -m "${RXE_GUEST_MEM:-$([ "$mode" = bench ] && echo 4G || echo 2G)}" \
-	-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$([ "$mode" = bench ] && echo 5400 || echo 1500)}" |
-	if [ "$mode" = demo ]; then grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - |# )' || true; else cat > /dev/null; fi ||
-	die "the guest did not power off by itself ($out/guest.log)"
+early_hangs=
+if ! boot; then
+	# Under TCG on a loaded host a guest has hung once in its early boot,
+	# before its /init ran (right after it brought up its second CPU).
+	# Such a guest, and only such a one, is booted once more.
+	grep -aq '^xrc-guest: ' "$out/guest.log" &&
+		die "the guest did not power off by itself ($out/guest.log)"
+	mv "$out/guest.log" "$out/guest-early-hang.log"
+	early_hangs=1
+	step "rxe guest: it hung before its /init ran ($out/guest-early-hang.log); booting once more"
+	boot || die "the guest did not power off by itself ($out/guest.log)"
+fi
 if [ "$mode" = bench ]; then
 	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe bench failed ($out/guest.log)"
 	grep -a '^RXE-BENCH ' "$out/guest.log" > "$out/raw.txt"
@@ -168,5 +188,6 @@ py_skipped=$(grep -aoE '^OK \(skipped=[0-9]+\)' "$out/guest.log" | grep -oE '[0-
 grep -aE "\.\.\. skipped " "$out/guest.log" | sed 's/^/  /' || true
 step "rxe guest: $checks checks passed, $tools perftest tools over XRC," \
 	"$((py_ran - py_skipped)) of $py_ran rdma-core tests -k xrc passed ($py_skipped skipped), no kernel reports"
-[ -z "${SUMMARY:-}" ] || printf 'checks=%s\nperftest=%s\npyverbs_passed=%s\npyverbs_skipped=%s\n' \
-	"$checks" "$tools" "$((py_ran - py_skipped))" "$py_skipped" >> "$SUMMARY"
+[ -z "${SUMMARY:-}" ] || printf 'checks=%s\nperftest=%s\npyverbs_passed=%s\npyverbs_skipped=%s\n%s' \
+	"$checks" "$tools" "$((py_ran - py_skipped))" "$py_skipped" \
+	"${early_hangs:+early_boot_hangs=$early_hangs$'\n'}" >> "$SUMMARY"
