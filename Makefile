@@ -93,6 +93,7 @@ help:
 	@echo '                REG+UNREG through libibverbs against the OFED emulation'
 	@echo '                (BENCH_ARGS="--trials 51" to tune, BENCH_MEM=4G guest;'
 	@echo '                BENCH_LSM=selinux: the same with SELinux labelling every handle)'
+	@echo '                then make rxe-bench: XRC against RC on soft-RoCE, the MPI shape'"'"'s memory'
 	@echo 'make bench-tiny tiny sizes on the debug kernel: every bench path runs'
 	@echo 'make bench-profile  perf in the bench guest: where REG, UNREG, OPEN_QP'
 	@echo '                and DESTROY_QP spend their time (PROFILE_ARGS: xrc_bench'"'"'s)'
