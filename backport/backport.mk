@@ -1,31 +1,36 @@
-# Out-of-tree build of the patched 6.12 RDMA stack against other kernels'
+# Out-of-tree build of the patched RDMA stack against other kernels'
 # headers (backport/README.md). Included by the top-level Makefile.
 #
-# Its input is series v3 on Debian's 6.12.118 (backport/series-v3/, a
-# frozen copy), applied in a tree of its own, until the backport starts
-# from the 7.3 tree that patches/ applies to.
+# Each kernel of backport/kernels names its input (column 4):
+#   7.3  the tree of make tree, Linux 7.3.4 with patches/ (series v4):
+#        6.12.118
+#   v3   the frozen copy backport/series-v3/ of series v3 on Debian's
+#        6.12.118, applied in a tree of its own (make backport-tree):
+#        6.1, until it is built from the 7.3 tree as well
 #
 #   make backport [KVER=...]  one kernel (default: the first of backport/kernels)
 #   make backport-all         every kernel of backport/kernels
 #   make backport-deps        apt-get install the pinned headers (idempotent)
 #   make backport-boot [KVER=...] [ROUTE=install|deb]  boot that stock kernel under QEMU with the
 #                             backported modules, xrc_sim and the tests
-#   make backport-test        backport-all, then boot 6.1 (the proof) and
-#                             6.12 (the control); fails on any error
+#   make backport-test        backport-all, then boot every pinned kernel:
+#                             the first through the .deb, the others through
+#                             make backport-install; fails on any error
 #   make backport-install KVER=... [DESTDIR=...]  install the built stack
 #                             into updates/ of KVER's module tree, depmod
 #   make backport-uninstall KVER=... [DESTDIR=...]
-#   make backport-deb         the DKMS source package (.deb)
+#   make backport-deb [KVER=...]  the DKMS source package (.deb) of KVER's
+#                             input, for the kernels of that input
 #   make backport-clean       remove the backport build directories
 
 BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BACKPORT_KVERS := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF { print $$1 }')
 KVER           ?= $(firstword $(BACKPORT_KVERS))
 
-# The patched tree is the input; making it is cheap when it is current.
-BACKPORT_TREE     := $(CACHE)/tree-6.12
-BACKPORT_TREE_DEP := backport-tree
-BACKPORT_ENV      := TREE=$(BACKPORT_TREE) SERIES_VERSION=3
+# The inputs are made (cheap when current): the 7.3 tree by make tree
+# (TREE), the v3 one by backport-tree.
+BACKPORT_TREE_DEP := tree backport-tree
+BACKPORT_ENV      := BP_TREE_73=$(TREE) BP_SERIES_73=$(SERIES_VERSION)
 
 .PHONY: backport backport-all backport-deps backport-tree backport-boot backport-test backport-clean \
 	backport-install backport-uninstall backport-deb
@@ -39,8 +44,9 @@ backport-all: backport-deps $(BACKPORT_TREE_DEP)
 backport-deps:
 	@$(BACKPORT_DIR)/scripts/deps.sh
 
+# The v3 input: series-v3/ on Debian's 6.12.118, in $(CACHE)/tree-6.12
 backport-tree: backport-deps
-	@$(BACKPORT_ENV) BASE_PKG=linux-source-6.12 BASE_VERSION=6.12.118-1~deb12u1 \
+	@TREE=$(CACHE)/tree-6.12 SERIES_VERSION=3 BASE_PKG=linux-source-6.12 BASE_VERSION=6.12.118-1~deb12u1 \
 		BASE_SUITE= BASE_SHA256= BASE_COMMIT=0c88baf7fadf50cc1ad27e4afaa3e624193968d6 \
 		SERIES_DIR=$(abspath $(BACKPORT_DIR))/series-v3 scripts/tree.sh
 
@@ -59,7 +65,7 @@ backport-uninstall:
 	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/install.sh -u $(KVER) $(DESTDIR)
 
 backport-deb: $(BACKPORT_TREE_DEP)
-	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/deb.sh >/dev/null
+	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/deb.sh $(KVER) >/dev/null
 
 backport-clean:
 	rm -rf $(addprefix $(CACHE)/build/backport-,$(BACKPORT_KVERS) guest deb dkms)

@@ -15,6 +15,8 @@
 # result does not rebuild the modules. compat/config.log keeps, for each
 # probe that failed, the compiler's first error: read it when adding a
 # kernel, to make sure a probe failed for the reason it exists.
+# compat/config.mk has the defined ones as make variables (HAVE_X := 1),
+# for Kbuild.subdir's choice of objects.
 set -euo pipefail
 
 kdir=${1:?usage: probe.sh KDIR}
@@ -57,10 +59,13 @@ for n in "${names[@]}"; do
 	printf '%s: %s\n' "$(echo "$n" | tr a-z A-Z)" \
 		"$(grep -m1 -E "$n\.c:[0-9]+:[0-9]+: (fatal )?error" "$log" | sed 's/.*: \(fatal \)\{0,1\}error: //')" >> "$out/config.log"
 done
-if cmp -s "$out/config.h.new" "$out/config.h"; then
-	rm "$out/config.h.new"
-else
-	mv "$out/config.h.new" "$out/config.h"
-fi
+sed -n 's/^#define \(HAVE_[A-Z0-9_]*\) 1$/\1 := 1/p' "$out/config.h.new" > "$out/config.mk.new"
+for f in config.h config.mk; do
+	if cmp -s "$out/$f.new" "$out/$f"; then
+		rm "$out/$f.new"
+	else
+		mv "$out/$f.new" "$out/$f"
+	fi
+done
 printf '    defined:   %s\n' "$(grep -o '^#define HAVE_[A-Z0-9_]*' "$out/config.h" | cut -d' ' -f2 | tr '\n' ' ')"
 printf '    undefined: %s\n' "$(grep -o 'undef HAVE_[A-Z0-9_]*' "$out/config.h" | cut -d' ' -f2 | tr '\n' ' ')"

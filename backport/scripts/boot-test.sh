@@ -20,8 +20,10 @@
 #   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
 #   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
 #
-# The suites are those of BP_USERSPACE_PIN (lib.sh), not of the checkout:
-# the backport is series v3, and the checkout's suites speak v4.
+# The suites are the checkout's (series v4, over the ioctl methods) for a
+# kernel of the 7.3 input, built by scripts/userspace.sh as make e2e
+# builds them; for one of the v3 input, those of BP_USERSPACE_PIN
+# (lib.sh), which speak v3.
 #
 # BACKPORT_E2E=0 runs the smoke test only. Fails unless all of that held,
 # QEMU powered off by itself and the serial log has no WARNING/BUG/Oops/...
@@ -36,6 +38,7 @@ source "$(dirname "$0")/lib.sh"
 
 kver=${1:?usage: boot-test.sh KVER [install|deb]}
 route=${2:-install}
+use_input "$kver"
 image=$(kernel_field "$kver" 3)
 [ "$image" != - ] || die "no boot-proof image pinned for $kver in $BP/kernels"
 B=$(builddir_of "$kver")
@@ -69,7 +72,8 @@ stockmods=$img/lib/modules/$kver
 
 # Every stock module that links against one the backport replaces must
 # be rebuilt or have a dummy (backport/unsupported).
-ours=$(listed "$BP/modules" | awk '{ printf "%s ", $1 }')
+[ -f "$B/modules" ] || die "nothing built for $kver: make backport KVER=$kver"
+ours=$(awk '{ printf "%s ", $1 }' "$B/modules")	# those of this input
 unsupported=$(listed "$BP/unsupported" | awk '{ printf "%s ", $1 }')
 missing=$(awk -F: -v ours=" $ours " -v unsup=" $unsupported " '
 	function name(p) { sub(/.*\//, "", p); sub(/\.ko.*/, "", p); return p }
@@ -116,7 +120,7 @@ install)
 	signer=$(modinfo -F signer "$W/root/lib/modules/$kver/$upd/ib_core.ko")
 	[ "$signer" = "xrc-rcv backport test key" ] || die "the installed ib_core is not signed (signer '$signer')" ;;
 deb)
-	pkg=$("$BP/scripts/deb.sh")
+	pkg=$("$BP/scripts/deb.sh" "$kver")
 	STOCK_MODULES_DEP=$stockmods/modules.dep "$BP/scripts/dkms-install.sh" "$kver" "$pkg" "$W/root"
 	upd=updates/dkms ;;
 *) die "route $route: install or deb" ;;
@@ -144,9 +148,14 @@ make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
 run_e2e=0
 if [ "$E2E" != 0 ]; then
-	# The static build make e2e makes, but of the pinned v3-era sources
-	# (lib.sh: BP_USERSPACE_PIN), which the v3 backport answers
-	U=$(bp_userspace_build) || die "the C++ suites of $BP_USERSPACE_PIN do not build"
+	# The static build make e2e makes: the checkout's suites for the 7.3
+	# input, those of the pinned v3-era sources (lib.sh: BP_USERSPACE_PIN)
+	# for the v3 input, which answers only those
+	if [ "$BP_INPUT" = v3 ]; then
+		U=$(bp_userspace_build) || die "the C++ suites of $BP_USERSPACE_PIN do not build"
+	else
+		U=$("$TOP/scripts/userspace.sh" | tail -n 1) || die "the checkout's C++ suites do not build (scripts/userspace.sh)"
+	fi
 	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
 	run_e2e=1
 fi
@@ -236,7 +245,7 @@ summary=$(grep -aE '^\[  PASSED  \] [0-9]+ tests?\.|^\[  FAILED  \] [0-9]+ tests
 	sed 's/^/    /' || true)
 echo "$summary"
 if [ $fail = 0 ]; then
-	step "boot $kver: PASS in $(( $(date +%s) - start )) s ($route: $loaded modules by modprobe from $upd; $( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"
+	step "boot $kver: PASS in $(( $(date +%s) - start )) s (input $BP_INPUT, $route: $loaded modules by modprobe from $upd; $( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"
 	echo "$kver $route $loaded" >> "$G/loaded.txt"
 else
 	step "boot $kver: FAIL; log: $log"

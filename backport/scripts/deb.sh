@@ -1,5 +1,5 @@
 #!/bin/bash
-# deb.sh: make backport-deb. Builds $CACHE/build/backport-deb/
+# deb.sh [KVER]: make backport-deb. Builds $CACHE/build/backport-deb/
 # <name>-dkms_<version>-1_all.deb, a DKMS source package the way
 # MLNX_OFED ships mlnx-ofed-kernel-dkms: /usr/src/<name>-<version>/ is
 # the source tree of prepare.sh (without xrc_sim, a test device), its
@@ -7,6 +7,9 @@
 # of backport/dkms/. Prints the path of the .deb on stdout.
 source "$(dirname "$0")/lib.sh"
 
+# the input of KVER (default: the first of backport/kernels), for the
+# kernels of that input only (dkms.conf: BUILD_EXCLUSIVE_KERNEL)
+use_input "${1:-$(default_kver)}"
 [ -f "$TREE/Makefile" ] || die "no patched tree at $TREE (make tree)"
 version=$(bp_version)
 D=$BPBUILD/backport-deb

@@ -20,12 +20,15 @@
 #                               against the backport like any third-party
 #                               module would be (not in the package)
 #
-# The sources are copied unchanged, then backport/patches/*.patch apply.
+# The sources are copied unchanged, then $BP_PATCHES/*.patch apply: the
+# backport patches of the input TREE is (lib.sh use_input: patches/ for
+# the 7.3 tree, patches-v3/ for the frozen v3 copy).
 # Everything is staged first and synced by content (rsync -c, no -t), so
 # unchanged files keep their mtime and a warm build recompiles nothing.
 source "$(dirname "$0")/lib.sh"
 
 B=${1:?usage: prepare.sh DIR}
+[ -n "${BP_INPUT:-}" ] && [ -n "${BP_PATCHES:-}" ] || die "prepare.sh: no input (lib.sh use_input KVER)"
 version=$(bp_version)
 [ -f "$TREE/Makefile" ] || die "no patched tree at $TREE (make -C $TOP tree)"
 
@@ -44,8 +47,11 @@ stage=$B/.stage
 rm -rf "$stage"
 mkdir -p "$stage/compat" "$stage/ext/xrc_sim"
 
+# the modules of backport/modules for this input (a third column names
+# the only input that has the module)
+listed "$BP/modules" | awk -v i="$BP_INPUT" 'NF < 3 || $3 == i { print $1, $2 }' > "$stage/modules"
 src_only=(--include='*/' --include='*.[ch]' --include=Makefile --include=Kbuild --exclude='*')
-for d in $(listed "$BP/modules" | awk '{ print $2 }' | sort -u); do
+for d in $(awk '{ print $2 }' "$stage/modules" | sort -u); do
 	mkdir -p "$stage/$d"
 	rsync -a "${src_only[@]}" "$TREE/$d/" "$stage/$d/"
 	install -m 0644 "$BP/kbuild/Kbuild.subdir" "$stage/$d/Kbuild"
@@ -61,7 +67,6 @@ install -m 0755 "$BP/kbuild/build-modules.sh" "$stage/build-modules.sh"
 install -m 0755 "$BP/compat/probe.sh" "$stage/compat/probe.sh"
 mkdir -p "$stage/compat/probes"
 install -m 0644 "$BP"/compat/probes/have_*.c "$stage/compat/probes/"
-listed "$BP/modules" > "$stage/modules"
 echo "$version" > "$stage/VERSION"
 echo "$BP_NAME" > "$stage/NAME"
 
@@ -90,9 +95,11 @@ while read -r m d; do
 	} > "$stage/$d/xrc_backport_$m.c"
 done < "$stage/modules"
 
-# dkms.conf: one BUILT_MODULE_* triple per module, then per dummy
+# dkms.conf: one BUILT_MODULE_* triple per module, then per dummy; DKMS
+# builds it only for the kernels of this input (6.12.118 -> 6\.12\.)
+exclusive=$(kvers_of "$BP_INPUT" | sed -E 's/^([0-9]+)\.([0-9]+)\..*/\1\\.\2\\./' | sort -u | paste -sd'|')
 {
-	sed -e "s/@NAME@/$BP_NAME/" -e "s/@VERSION@/$version/" "$BP/dkms/dkms.conf.in"
+	sed -e "s/@NAME@/$BP_NAME/" -e "s/@VERSION@/$version/" -e "s/@KERNELS@/${exclusive//\\/\\\\}/" "$BP/dkms/dkms.conf.in"
 	{ cat "$stage/modules"; sed 's/$/ dummy/' "$stage/unsupported"; } |
 		awk '{ printf "BUILT_MODULE_NAME[%d]=%s\nBUILT_MODULE_LOCATION[%d]=%s\nDEST_MODULE_LOCATION[%d]=/updates/dkms\n",
 		       NR - 1, $1, NR - 1, $2, NR - 1 }'
@@ -106,7 +113,7 @@ rsync -a "${src_only[@]}" "$TOP/userspace-test/simdev/" "$stage/ext/xrc_sim/"
 	echo "obj-m += xrc_sim/"
 } > "$stage/ext/Kbuild"
 
-for p in "$BP"/patches/*.patch; do
+for p in "$BP_PATCHES"/*.patch; do
 	[ -f "$p" ] || continue
 	patch -s -p1 -d "$stage" --no-backup-if-mismatch -F0 < "$p" ||
 		die "$(basename "$p") does not apply to $TREE (regenerate it: backport/README.md)"
@@ -116,7 +123,7 @@ done
 mkdir -p "$B"
 rsync -rc --delete \
 	--filter='P /compat/config.h' --filter='P /compat/config.h.new' \
-	--filter='P /compat/config.log' --filter='P /compat/probe.log' \
+	--filter='P /compat/config.mk' --filter='P /compat/config.log' --filter='P /compat/probe.log' \
 	--filter='P /compat/probes/Kbuild' --filter='P /.stage/' \
 	--filter='P .*' --filter='P *.o' --filter='P *.ko' --filter='P *.mod' \
 	--filter='P *.mod.c' --filter='P modules.order' --filter='P Module.symvers' \

@@ -1,12 +1,13 @@
 #!/bin/bash
 # test.sh: make backport-test after backport-all. Boots every kernel of
-# backport/kernels that pins an image (boot-test.sh), the 6.1 proof first
-# and the stock 6.12 kernel as the control. The first kernel gets the
+# backport/kernels that pins an image (boot-test.sh), in its order. The
+# first kernel gets the
 # backport as a user of the .deb would (make backport-deb, built by DKMS),
 # the others through make backport-install. Then it compares the per-test
-# outcomes: a test that fails on an older kernel but passes on 6.12 is a
-# backport bug; one that fails on both is not the backport's. Exits
-# non-zero if any boot failed.
+# outcomes of each kernel with those of its input's own base kernel, when
+# one is booted: a test that fails on the older kernel but passes on the
+# base is a backport bug; one that fails on both is not the backport's.
+# Exits non-zero if any boot failed.
 source "$(dirname "$0")/lib.sh"
 export LC_ALL=C	# join(1) needs the sort order of results.txt
 
@@ -27,17 +28,27 @@ if [ -n "${SUMMARY:-}" ] && [ -f "$BPBUILD/backport-guest/loaded.txt" ]; then
 	} >> "$SUMMARY"
 fi
 
-# The reference: the stock kernel of the series' own base version (the
-# tree's VERSION.PATCHLEVEL.SUBLEVEL), where the stack is not a backport.
-base=$(tree_kernel_version)
-ref=$(printf '%s\n' "${booted[@]}" | awk -v b="$base" 'index($0, b) == 1 { print; exit }')
-if [ -z "$ref" ]; then
-	step "no booted kernel is the series' base $base: no comparison"
-	exit $status
-fi
-refres=$BPBUILD/backport-guest/run-$ref/results.txt
+# The reference of a kernel: the booted stock kernel of its input's base
+# version (the tree's VERSION.PATCHLEVEL.SUBLEVEL) built from the same
+# input, where the stack is not a backport. The 7.3 input's base, 7.3.4,
+# is not a Debian 12 kernel; the v3 input's, 6.12.118, is one, but it is
+# booted with the 7.3 input: no comparison then.
 for k in "${booted[@]}"; do
+	use_input "$k"
+	base=$(tree_kernel_version)
+	ref=
+	for b in "${booted[@]}"; do
+		if [ "$(kernel_field "$b" 4)" = "$BP_INPUT" ] && [ "${b#"$base"}" != "$b" ]; then
+			ref=$b
+			break
+		fi
+	done
+	if [ -z "$ref" ]; then
+		step "$k (input $BP_INPUT): no booted kernel of that input is its base $base: no comparison"
+		continue
+	fi
 	[ "$k" != "$ref" ] || continue
+	refres=$BPBUILD/backport-guest/run-$ref/results.txt
 	res=$BPBUILD/backport-guest/run-$k/results.txt
 	only=$(join <(grep ' FAILED$' "$res" | cut -d' ' -f1) \
 		    <(grep ' OK$' "$refres" | cut -d' ' -f1) | tr '\n' ' ')

@@ -12,6 +12,21 @@
  *   kernels have no such report (nor the fields): recording nothing is
  *   exact there. enum netdev_queue_type is 6.12's uapi <linux/netdev.h>
  *   one, which those kernels lack.
+ *
+ * HAVE_NAPI_ENABLE_LOCKED: 6.15's napi_enable_locked()/napi_disable_locked()
+ *   are napi_enable()/napi_disable() for a caller that holds the
+ *   device's instance lock (net/netdev_lock.h). Older kernels have no
+ *   such lock, and their napi_enable()/napi_disable() take none.
+ *
+ * HAVE_NETIF_SET_MTU: 6.15's netif_set_mtu() is dev_set_mtu() for a
+ *   caller that holds the ops lock; both need RTNL, which is all older
+ *   kernels' dev_set_mtu() needs.
+ *
+ * HAVE_NETIF_NAPI_ADD_CONFIG: 6.13's netif_napi_add_config() adds a NAPI
+ *   instance whose settings (IRQ affinity, GRO flush timeout, busy-poll
+ *   defer) persist at an index across resets. Older kernels have no
+ *   persistent settings: netif_napi_add(), which is what 6.12's driver
+ *   called.
  */
 #ifndef _BACKPORT_LINUX_NETDEVICE_H
 #define _BACKPORT_LINUX_NETDEVICE_H
@@ -49,6 +64,20 @@ static inline void netif_queue_set_napi(struct net_device *dev,
 static inline void netif_napi_set_irq(struct napi_struct *napi, int irq)
 {
 }
+#endif
+
+#ifndef HAVE_NAPI_ENABLE_LOCKED
+#define napi_enable_locked(n) napi_enable(n)
+#define napi_disable_locked(n) napi_disable(n)
+#endif
+
+#ifndef HAVE_NETIF_SET_MTU
+#define netif_set_mtu(dev, mtu) dev_set_mtu(dev, mtu)
+#endif
+
+#ifndef HAVE_NETIF_NAPI_ADD_CONFIG
+#define netif_napi_add_config(dev, napi, poll, index) \
+	netif_napi_add(dev, napi, poll)
 #endif
 
 #endif /* _BACKPORT_LINUX_NETDEVICE_H */
