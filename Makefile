@@ -53,8 +53,8 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT BENCH_LSM
 # first lane so that the two lanes take about as long (Documentation/time.md).
 # TEST_STAGES="a b" runs a and b one
 # after the other. The backport's own test (make backport-test: the
-# stack built for two more kernels, a DKMS package, the stock 6.1 kernel
-# booted) is not in the plan: its CPU time would take a cold run past
+# stack built for two more kernels, a DKMS package, the stock 6.12 and
+# 6.1 kernels booted) is not in the plan: its CPU time would take a cold run past
 # the time budget on two cores (Documentation/time.md). CI runs it after
 # make test (.ci/run); TEST_PLAN="... backport" puts it back in.
 ifneq ($(origin TEST_STAGES),undefined)
