@@ -64,7 +64,7 @@
 #define MSGS		8
 #define MSG_LEN		2500	/* three packets at a 1024-byte MTU */
 #define RECVS		32
-#define TIMEOUT_MS	10000
+#define TIMEOUT_MS	30000
 #define QUIET_MS	1500
 #define ASK_TIMEOUT_S	120
 
@@ -282,8 +282,10 @@ static int make_ini(uint32_t *qpn)
 }
 
 /*
- * A short retry budget (timeout 4.096 us * 2^12 = 16.8 ms, 2 retries) so
- * that a send to a QP that no longer exists fails in well under a second.
+ * A retry budget for a guest under TCG on a loaded host, where an ACK can
+ * be late by tens of milliseconds: timeout 4.096 us * 2^15 = 134 ms, 6
+ * retries (rxe takes 7 for "retry for ever"). A send to a QP that no
+ * longer exists fails after about a second of retries.
  */
 static int ini_connect(uint32_t tgt_qpn, const union ibv_gid *peer)
 {
@@ -296,8 +298,8 @@ static int ini_connect(uint32_t tgt_qpn, const union ibv_gid *peer)
 	};
 	struct ibv_qp_attr rts = {
 		.qp_state = IBV_QPS_RTS,
-		.timeout = 12,
-		.retry_cnt = 2,
+		.timeout = 15,
+		.retry_cnt = 6,
 		.rnr_retry = 7,
 		.max_rd_atomic = 1,
 	};

@@ -212,13 +212,18 @@ static int to_rtr(struct ibv_qp *qp, uint32_t dqpn, int tgt)
 	return ibv_modify_qp(qp, &a, mask);
 }
 
+/*
+ * The retry budget of a guest under TCG on a loaded host, where an ACK can
+ * be late by tens of milliseconds: 134 ms (4.096 us * 2^15), 6 retries
+ * (rxe takes 7 for "retry for ever")
+ */
 static int to_rts(struct ibv_qp *qp, int rnr_retry)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = 100,
-		.timeout = 14,
-		.retry_cnt = 3,
+		.timeout = 15,
+		.retry_cnt = 6,
 		.rnr_retry = rnr_retry,
 		.max_rd_atomic = 4,
 	};
