@@ -30,13 +30,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+
+#include "common.h"
 
 #define DEPTH		64
 #define SRQ_DEPTH	512
@@ -64,41 +65,6 @@ static long meminfo_kb(const char *key)
 			v = strtol(line + n + 1, NULL, 10);
 	fclose(f);
 	return v;
-}
-
-static struct ibv_context *open_dev(void)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), devname))
-			ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
-	if (!ctx)
-		die(devname);
-	return ctx;
-}
-
-static struct ibv_xrcd *open_xrcd(struct ibv_context *ctx)
-{
-	struct ibv_xrcd_init_attr a = {
-		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.oflags = O_CREAT,
-	};
-	struct ibv_xrcd *x;
-
-	a.fd = open(XRCD_FILE, O_RDONLY | O_CREAT, 0600);
-	if (a.fd < 0)
-		die(XRCD_FILE);
-	x = ibv_open_xrcd(ctx, &a);
-	if (!x)
-		die("ibv_open_xrcd");
-	close(a.fd);
-	return x;
 }
 
 /* RC QPs with receive queues of their own, or all on one SRQ */
@@ -149,23 +115,6 @@ static void xrc_send_qps(struct ibv_context *ctx, struct ibv_pd *pd,
 			die("ibv_create_qp_ex(XRC_SEND)");
 }
 
-static void xrc_srq(struct ibv_context *ctx, struct ibv_pd *pd,
-		    struct ibv_cq *cq, struct ibv_xrcd *xrcd)
-{
-	struct ibv_srq_init_attr_ex a = {
-		.attr = { .max_wr = SRQ_DEPTH, .max_sge = 1 },
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
-			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
-		.srq_type = IBV_SRQT_XRC,
-		.pd = pd,
-		.xrcd = xrcd,
-		.cq = cq,
-	};
-
-	if (!ibv_create_srq_ex(ctx, &a))
-		die("ibv_create_srq_ex(XRC)");
-}
-
 /*
  * One process's share. Process 0 of an XRC job creates the node's receive
  * QPs; the others read each number from qpn_in and register it; every
@@ -176,12 +125,16 @@ static void xrc_srq(struct ibv_context *ctx, struct ibv_pd *pd,
 static void process(const char *kind, int rank, int n, int qpn_in,
 		    int qpn_out, int ready, int go)
 {
-	struct ibv_context *ctx = open_dev();
-	struct ibv_pd *pd = ibv_alloc_pd(ctx);
-	struct ibv_cq *cq = ibv_create_cq(ctx, 2 * DEPTH, NULL, NULL, 0);
+	struct ibv_context *ctx = open_named_device(devname);
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
 	char c;
 	int i;
 
+	if (!ctx)
+		die(devname);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 2 * DEPTH, NULL, NULL, 0);
 	if (!pd || !cq)
 		die("PD, CQ");
 	if (!strcmp(kind, "none")) {
@@ -191,8 +144,11 @@ static void process(const char *kind, int rank, int n, int qpn_in,
 	} else if (!strcmp(kind, "rc-srq")) {
 		rc_qps(pd, cq, n, plain_srq(pd));
 	} else {
-		struct ibv_xrcd *xrcd = open_xrcd(ctx);
+		struct ibv_xrcd *xrcd = open_shared_xrcd(ctx, XRCD_FILE);
 
+		/* one message for both ways to fail: the file, or the verb */
+		if (!xrcd)
+			die("ibv_open_xrcd of " XRCD_FILE);
 		for (i = 0; i < n; i++) {
 			uint32_t qpn = IBV_XRC_RCV_QPN_NEW;
 
@@ -205,7 +161,8 @@ static void process(const char *kind, int rank, int n, int qpn_in,
 			    write(qpn_out, &qpn, sizeof(qpn)) != sizeof(qpn))
 				die("writing a QP number");
 		}
-		xrc_srq(ctx, pd, cq, xrcd);
+		if (!create_xrc_srq(ctx, pd, xrcd, cq, SRQ_DEPTH))
+			die("ibv_create_srq_ex(XRC)");
 		if (!strcmp(kind, "xrc-send"))
 			xrc_send_qps(ctx, pd, cq, n);
 	}

@@ -39,7 +39,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -50,7 +49,6 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 /* struct verbs_xrcd, where libibverbs keeps the XRCD's kernel handle */
 #pragma GCC diagnostic push
@@ -61,32 +59,14 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl.h>
 
+#include "common.h"
+#include "agent.h"
+
 #define MSGS		8
 #define MSG_LEN		2500	/* three packets at a 1024-byte MTU */
 #define RECVS		32
 #define TIMEOUT_MS	30000
 #define QUIET_MS	1500
-#define ASK_TIMEOUT_S	120
-
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s - ", ok ? "ok" : "not ok");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	if (ok)
-		passed++;
-	else
-		failed++;
-	fflush(stdout);
-}
 
 /* ---- the agent: one process, one device context ---- */
 
@@ -102,63 +82,12 @@ static char buf[RECVS * MSG_LEN];
 static union ibv_gid gid;	/* this agent's own: the IPv4 one of port 1 */
 static int gidx = -1;
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* 1: a completion in *wc; 0: none within ms; -1: the CQ failed */
-static int poll_one(struct ibv_wc *wc, int ms)
-{
-	long end = now_ms() + ms;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n > 0 ? 1 : -1;
-		usleep(1000);
-	} while (now_ms() < end);
-	return 0;
-}
-
-static int find_ipv4_gid(void)
-{
-	struct ibv_port_attr pa;
-	int i;
-
-	if (ibv_query_port(ctx, 1, &pa))
-		return -1;
-	for (i = 0; i < pa.gid_tbl_len; i++) {
-		union ibv_gid g;
-
-		if (ibv_query_gid(ctx, 1, i, &g))
-			continue;
-		if (!g.raw[0] && g.raw[10] == 0xff && g.raw[11] == 0xff) {
-			gid = g;
-			return i;
-		}
-	}
-	return -1;
-}
-
 static int open_dev(const char *devname)
 {
-	struct ibv_device **list;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), devname))
-			ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
+	ctx = open_named_device(devname);
 	if (!ctx)
 		return ENODEV;
-	gidx = find_ipv4_gid();
+	gidx = find_ipv4_gid(ctx, 1, &gid);
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 2 * RECVS, NULL, NULL, 0);
 	mr = pd ? ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE) : NULL;
@@ -168,34 +97,15 @@ static int open_dev(const char *devname)
 /* The domain is named by a file: the processes that open it share it */
 static int open_xrcd(const char *path)
 {
-	struct ibv_xrcd_init_attr a = {
-		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.oflags = O_CREAT,
-	};
-	int fd = open(path, O_RDONLY | O_CREAT, 0600);
-
-	if (fd < 0)
-		return errno;
-	a.fd = fd;
-	xrcd = ibv_open_xrcd(ctx, &a);
-	close(fd);
+	xrcd = open_shared_xrcd(ctx, path);
 	return xrcd ? 0 : errno;
 }
 
 static int make_srq(uint32_t *num)
 {
-	struct ibv_srq_init_attr_ex a = {
-		.attr = { .max_wr = RECVS, .max_sge = 1 },
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
-			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
-		.srq_type = IBV_SRQT_XRC,
-		.pd = pd,
-		.xrcd = xrcd,
-		.cq = cq,
-	};
 	int i;
 
-	srq = ibv_create_srq_ex(ctx, &a);
+	srq = create_xrc_srq(ctx, pd, xrcd, cq, RECVS);
 	if (!srq)
 		return errno;
 	for (i = 0; i < RECVS; i++) {
@@ -210,108 +120,15 @@ static int make_srq(uint32_t *num)
 	return ibv_get_srq_num(srq, num);
 }
 
-/* The path to a peer of the given GID, from this agent's own GID */
-static struct ibv_ah_attr av_to(const union ibv_gid *peer)
-{
-	struct ibv_ah_attr av = {
-		.is_global = 1,
-		.port_num = 1,
-		.grh = { .dgid = *peer, .sgid_index = gidx, .hop_limit = 64 },
-	};
-
-	return av;
-}
-
-static int parse_gid(const char *hex, union ibv_gid *g)
-{
-	unsigned int i, b;
-
-	if (strlen(hex) != 2 * sizeof(g->raw))
-		return EINVAL;
-	for (i = 0; i < sizeof(g->raw); i++) {
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
-			return EINVAL;
-		g->raw[i] = b;
-	}
-	return 0;
-}
-
-/* INIT then RTR, through the registration layer's modify verb */
-static int rcv_to_rtr(uint32_t qpn, uint32_t ini_qpn, const union ibv_gid *peer)
-{
-	struct ibv_qp_attr init = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-	};
-	struct ibv_qp_attr rtr = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = ini_qpn,
-		.rq_psn = 0,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
-		.ah_attr = av_to(peer),
-	};
-
-	return ibv_modify_xrc_rcv_qp(xrcd, qpn, &init, IBV_QP_STATE |
-				     IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				     IBV_QP_ACCESS_FLAGS) ?:
-	       ibv_modify_xrc_rcv_qp(xrcd, qpn, &rtr, IBV_QP_STATE | IBV_QP_AV |
-				     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-				     IBV_QP_MIN_RNR_TIMER);
-}
-
 static int make_ini(uint32_t *qpn)
 {
-	struct ibv_qp_init_attr_ex a = {
-		.qp_type = IBV_QPT_XRC_SEND,
-		.send_cq = cq,
-		.cap = { .max_send_wr = RECVS, .max_send_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD,
-		.pd = pd,
-	};
-
 	if (ini)
 		ibv_destroy_qp(ini);
-	ini = ibv_create_qp_ex(ctx, &a);
+	ini = create_xrc_send_qp(ctx, pd, cq, RECVS);
 	if (!ini)
 		return errno;
 	*qpn = ini->qp_num;
 	return 0;
-}
-
-/*
- * A retry budget for a guest under TCG on a loaded host, where an ACK can
- * be late by tens of milliseconds: timeout 4.096 us * 2^15 = 134 ms, 6
- * retries (rxe takes 7 for "retry for ever"). A send to a QP that no
- * longer exists fails after about a second of retries.
- */
-static int ini_connect(uint32_t tgt_qpn, const union ibv_gid *peer)
-{
-	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
-	struct ibv_qp_attr rtr = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = tgt_qpn,
-		.ah_attr = av_to(peer),
-	};
-	struct ibv_qp_attr rts = {
-		.qp_state = IBV_QPS_RTS,
-		.timeout = 15,
-		.retry_cnt = 6,
-		.rnr_retry = 7,
-		.max_rd_atomic = 1,
-	};
-
-	return ibv_modify_qp(ini, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ?:
-	       ibv_modify_qp(ini, &rtr, IBV_QP_STATE | IBV_QP_AV |
-			     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			     IBV_QP_RQ_PSN) ?:
-	       ibv_modify_qp(ini, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
 /* Message k for a tag: "<tag> <k>", then a pattern of k and the offset */
@@ -344,7 +161,7 @@ static int send_msgs(uint32_t srqn, int n, const char *tag,
 			snprintf(why, len, "post_send %d: %s", k, strerror(errno));
 			return -1;
 		}
-		if (poll_one(&wc, TIMEOUT_MS) != 1) {
+		if (poll_one(cq, &wc, TIMEOUT_MS) != 1) {
 			snprintf(why, len, "send %d: no completion", k);
 			return -1;
 		}
@@ -367,7 +184,7 @@ static int recv_msgs(uint32_t qpn, int n, const char *tag, char *why,
 	int k;
 
 	for (k = 0; k < n; k++) {
-		if (poll_one(&wc, TIMEOUT_MS) != 1) {
+		if (poll_one(cq, &wc, TIMEOUT_MS) != 1) {
 			snprintf(why, len, "message %d of %s: not received", k, tag);
 			return -1;
 		}
@@ -403,7 +220,7 @@ static int quiet(char *why, size_t len)
 {
 	struct ibv_wc wc;
 
-	switch (poll_one(&wc, QUIET_MS)) {
+	switch (poll_one(cq, &wc, QUIET_MS)) {
 	case 0:
 		return 0;
 	case -1:
@@ -516,8 +333,7 @@ static void serve(int sock)
 		} else if (sscanf(cmd, "open %63s", arg1) == 1) {
 			rc = open_dev(arg1);
 		} else if (!strcmp(cmd, "gid")) {
-			for (n = 0; n < sizeof(gid.raw); n++)
-				snprintf(why + 2 * n, 3, "%02x", gid.raw[n]);
+			gid_to_hex(&gid, why);
 		} else if (sscanf(cmd, "xrcd %63s", arg1) == 1) {
 			rc = open_xrcd(arg1);
 		} else if (sscanf(cmd, "reg %x", &u) == 1) {
@@ -526,13 +342,14 @@ static void serve(int sock)
 		} else if (sscanf(cmd, "unreg %x", &u) == 1) {
 			rc = unreg(u);
 		} else if (sscanf(cmd, "rtr %x %x %63s", &u, &n, arg1) == 3) {
-			rc = parse_gid(arg1, &peer) ?: rcv_to_rtr(u, n, &peer);
+			rc = gid_from_hex(arg1, &peer) ?:
+			     xrc_rcv_to_rtr(xrcd, u, n, &peer, gidx);
 		} else if (!strcmp(cmd, "srq")) {
 			rc = make_srq(&num);
 		} else if (!strcmp(cmd, "ini")) {
 			rc = make_ini(&num);
 		} else if (sscanf(cmd, "connect %x %63s", &u, arg1) == 2) {
-			rc = parse_gid(arg1, &peer) ?: ini_connect(u, &peer);
+			rc = gid_from_hex(arg1, &peer) ?: xrc_ini_connect(ini, u, &peer, gidx);
 		} else if (sscanf(cmd, "send %x %u %63s %63s", &u, &n, arg1, arg2) == 4) {
 			rc = send_msgs(u, n, arg1, status_named(arg2), why,
 				       sizeof(why)) ? EIO : 0;
@@ -553,123 +370,6 @@ static void serve(int sock)
 }
 
 /* ---- the parent: the scenario ---- */
-
-struct agent {
-	const char *name;
-	pid_t pid;
-	int sock;
-	char reply[512];
-};
-
-static void start(struct agent *a, const char *name)
-{
-	int sv[2];
-
-	a->name = name;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv)) {
-		perror("socketpair");
-		exit(2);
-	}
-	fflush(stdout);
-	a->pid = fork();
-	if (a->pid < 0) {
-		perror("fork");
-		exit(2);
-	}
-	if (!a->pid) {
-		close(sv[0]);
-		serve(sv[1]);
-	}
-	close(sv[1]);
-	a->sock = sv[0];
-	if (setsockopt(a->sock, SOL_SOCKET, SO_RCVTIMEO,
-		       &(struct timeval){ .tv_sec = ASK_TIMEOUT_S },
-		       sizeof(struct timeval))) {
-		perror("SO_RCVTIMEO");
-		exit(2);
-	}
-}
-
-/*
- * Run a command in an agent; returns the errno it reported (0: success)
- * and leaves its value in *val. Every agent command bounds its own waits;
- * an agent stuck anyway (in a verb) gets ASK_TIMEOUT_S, then SIGKILL.
- */
-static int ask(struct agent *a, uint32_t *val, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int ask(struct agent *a, uint32_t *val, const char *fmt, ...)
-{
-	char cmd[256];
-	unsigned int v = 0;
-	int err = EPIPE;
-	va_list ap;
-	ssize_t r;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	a->reply[0] = 0;
-	if (write(a->sock, cmd, strlen(cmd)) < 0)
-		return EPIPE;
-	r = read(a->sock, a->reply, sizeof(a->reply) - 1);
-	if (r < 0 && errno == EAGAIN) {
-		snprintf(a->reply, sizeof(a->reply), "no reply in %d s: killed",
-			 ASK_TIMEOUT_S);
-		kill(a->pid, SIGKILL);
-		return ETIMEDOUT;
-	}
-	if (r <= 0)
-		return EPIPE;
-	a->reply[r] = 0;
-	if (sscanf(a->reply, "ok %x", &v) == 1)
-		err = 0;
-	else
-		sscanf(a->reply, "err %d", &err);
-	if (val)
-		*val = v;
-	return err;
-}
-
-/* ask() that must succeed; "not ok" with the agent's words otherwise */
-static int must(struct agent *a, uint32_t *val, const char *what, const char *cmd)
-{
-	int err = ask(a, val, "%s", cmd);
-
-	check(!err, "%s: %s%s%s", a->name, what, err ? ": " : "",
-	      err ? a->reply : "");
-	return err;
-}
-
-static int reap(struct agent *a)
-{
-	int status;
-
-	if (waitpid(a->pid, &status, 0) != a->pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-/*
- * Whether rdma resource lists QP qpn on dev's port 1: 1 yes, 0 no, -1 the
- * tool did not answer (a check on it must not pass by default).
- */
-static int qp_listed(const char *dev, uint32_t qpn)
-{
-	char cmd[128], line[512], want[32];
-	int listed = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "rdma resource show qp link %s/1 lqpn %u 2>&1",
-		 dev, qpn);
-	snprintf(want, sizeof(want), "lqpn %u ", qpn);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (strstr(line, want))
-			listed = 1;
-	return pclose(p) ? -1 : listed;
-}
 
 int main(int argc, char **argv)
 {
@@ -692,16 +392,16 @@ int main(int argc, char **argv)
 	printf("xrc_rcv_data: REG and UNREG through %s; receivers on %s, initiators on %s\n",
 	       raw_ioctl ? "the ioctl methods" : "libibverbs", dev, ini_dev);
 	signal(SIGPIPE, SIG_IGN);
-	start(&c, "C");
-	start(&r1, "R1");
-	start(&r2, "R2");
-	start(&i1, "I");
-	start(&f, "F");
+	start(&c, serve, "C");
+	start(&r1, serve, "R1");
+	start(&r2, serve, "R2");
+	start(&i1, serve, "I");
+	start(&f, serve, "F");
 	for (k = 0; k < sizeof(all) / sizeof(all[0]); k++) {
 		int is_ini = all[k] == &i1;
 
-		snprintf(cmd, sizeof(cmd), "open %s", is_ini ? ini_dev : dev);
-		if (must(all[k], NULL, "open the device, PD, CQ, MR", cmd))
+		if (must(all[k], NULL, "open the device, PD, CQ, MR", "open %s",
+			 is_ini ? ini_dev : dev))
 			goto out;
 	}
 	/* each end's GID, for the other end's path */
@@ -712,21 +412,20 @@ int main(int argc, char **argv)
 		goto out;
 	/* files of this run's own: no other run's domain to meet */
 	snprintf(cmd, sizeof(cmd), "xrcd /tmp/xrc_rcv_data.%d.a", (int)getpid());
-	if (must(&c, NULL, "open the XRCD of file A", cmd) ||
-	    must(&r1, NULL, "open the XRCD of file A", cmd) ||
-	    must(&r2, NULL, "open the XRCD of file A", cmd))
+	if (must(&c, NULL, "open the XRCD of file A", "%s", cmd) ||
+	    must(&r1, NULL, "open the XRCD of file A", "%s", cmd) ||
+	    must(&r2, NULL, "open the XRCD of file A", "%s", cmd))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "xrcd /tmp/xrc_rcv_data.%d.b", (int)getpid());
-	if (must(&f, NULL, "open the XRCD of file B", cmd))
+	if (must(&f, NULL, "open the XRCD of file B",
+		 "xrcd /tmp/xrc_rcv_data.%d.b", (int)getpid()))
 		goto out;
 
 	/* 1. one receive QP, three registrations */
 	if (must(&c, &qpn, "REG with IBV_XRC_RCV_QPN_NEW creates a receive QP",
 		 "reg ffffffff"))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "reg %x", qpn);
-	if (must(&r1, &q1, "REG of C's QP number", cmd) ||
-	    must(&r2, &q2, "REG of C's QP number", cmd))
+	if (must(&r1, &q1, "REG of C's QP number", "reg %x", qpn) ||
+	    must(&r2, &q2, "REG of C's QP number", "reg %x", qpn))
 		goto out;
 	check(q1 == qpn && q2 == qpn, "R1 and R2 registered QP %#x itself", qpn);
 	if (must(&c, &sc, "XRC SRQ, receives posted", "srq") ||
@@ -735,58 +434,54 @@ int main(int argc, char **argv)
 	    must(&f, &sf, "XRC SRQ in XRCD B, receives posted", "srq") ||
 	    must(&i1, &iq1, "XRC send QP", "ini"))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "rtr %x %x %s", qpn, iq1, igid);
-	if (must(&c, NULL, "ibv_modify_xrc_rcv_qp to INIT and RTR", cmd))
+	if (must(&c, NULL, "ibv_modify_xrc_rcv_qp to INIT and RTR",
+		 "rtr %x %x %s", qpn, iq1, igid))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "connect %x %s", qpn, rgid);
-	if (must(&i1, NULL, "send QP to RTS towards the receive QP", cmd))
+	if (must(&i1, NULL, "send QP to RTS towards the receive QP",
+		 "connect %x %s", qpn, rgid))
 		goto out;
 
 	/* 2. messages to each process's SRQ through the one QP */
-	snprintf(cmd, sizeof(cmd), "send %x %d to-C success", sc, MSGS);
-	must(&i1, NULL, "8 SENDs of 2500 bytes to C's SRQ complete", cmd);
-	snprintf(cmd, sizeof(cmd), "send %x %d to-R1 success", s1, MSGS);
-	must(&i1, NULL, "8 SENDs to R1's SRQ complete", cmd);
-	snprintf(cmd, sizeof(cmd), "send %x %d to-R2 success", s2, MSGS);
-	must(&i1, NULL, "8 SENDs to R2's SRQ complete", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d to-C", qpn, MSGS);
-	must(&c, NULL, "8 messages, payloads and QP number checked, in order", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d to-R1", qpn, MSGS);
-	must(&r1, NULL, "8 messages, payloads and QP number checked, in order", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d to-R2", qpn, MSGS);
-	must(&r2, NULL, "8 messages, payloads and QP number checked, in order", cmd);
+	must(&i1, NULL, "8 SENDs of 2500 bytes to C's SRQ complete",
+	     "send %x %d to-C success", sc, MSGS);
+	must(&i1, NULL, "8 SENDs to R1's SRQ complete",
+	     "send %x %d to-R1 success", s1, MSGS);
+	must(&i1, NULL, "8 SENDs to R2's SRQ complete",
+	     "send %x %d to-R2 success", s2, MSGS);
+	must(&c, NULL, "8 messages, payloads and QP number checked, in order",
+	     "recv %x %d to-C", qpn, MSGS);
+	must(&r1, NULL, "8 messages, payloads and QP number checked, in order",
+	     "recv %x %d to-R1", qpn, MSGS);
+	must(&r2, NULL, "8 messages, payloads and QP number checked, in order",
+	     "recv %x %d to-R2", qpn, MSGS);
 
 	/* 3. the creator goes away; the QP stays for the others */
 	ask(&c, NULL, "exit");
-	check(reap(&c) == 0, "C exited without unregistering");
+	check(reap(c.pid) == 0, "C exited without unregistering");
 	c.pid = 0;
-	snprintf(cmd, sizeof(cmd), "send %x %d after-C-R1 success", s1, MSGS);
-	must(&i1, NULL, "8 SENDs to R1's SRQ after C exited complete", cmd);
-	snprintf(cmd, sizeof(cmd), "send %x %d after-C-R2 success", s2, MSGS);
-	must(&i1, NULL, "8 SENDs to R2's SRQ after C exited complete", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d after-C-R1", qpn, MSGS);
-	must(&r1, NULL, "all 8 arrived after C exited", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d after-C-R2", qpn, MSGS);
-	must(&r2, NULL, "all 8 arrived after C exited", cmd);
+	must(&i1, NULL, "8 SENDs to R1's SRQ after C exited complete",
+	     "send %x %d after-C-R1 success", s1, MSGS);
+	must(&i1, NULL, "8 SENDs to R2's SRQ after C exited complete",
+	     "send %x %d after-C-R2 success", s2, MSGS);
+	must(&r1, NULL, "all 8 arrived after C exited",
+	     "recv %x %d after-C-R1", qpn, MSGS);
+	must(&r2, NULL, "all 8 arrived after C exited",
+	     "recv %x %d after-C-R2", qpn, MSGS);
 
 	/* 4. the last UNREG destroys it */
-	snprintf(cmd, sizeof(cmd), "unreg %x", qpn);
-	must(&r1, NULL, "UNREG", cmd);
-	snprintf(cmd, sizeof(cmd), "send %x 1 one-left success", s2);
-	must(&i1, NULL, "a SEND with R2's registration left completes", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x 1 one-left", qpn);
-	must(&r2, NULL, "and arrives", cmd);
+	must(&r1, NULL, "UNREG", "unreg %x", qpn);
+	must(&i1, NULL, "a SEND with R2's registration left completes",
+	     "send %x 1 one-left success", s2);
+	must(&r2, NULL, "and arrives", "recv %x 1 one-left", qpn);
 	check(qp_listed(dev, qpn) == 1, "rdma resource lists QP %#x on %s", qpn, dev);
-	snprintf(cmd, sizeof(cmd), "unreg %x", qpn);
-	must(&r2, NULL, "the last UNREG", cmd);
+	must(&r2, NULL, "the last UNREG", "unreg %x", qpn);
 	check(qp_listed(dev, qpn) == 0, "rdma resource lists QP %#x no more", qpn);
-	snprintf(cmd, sizeof(cmd), "reg %x", qpn);
-	err = ask(&r1, NULL, "%s", cmd);
+	err = ask(&r1, NULL, "reg %x", qpn);
 	check(err == EINVAL, "R1: REG of the destroyed QP's number fails with EINVAL (%s)",
 	      r1.reply);
 	/* from I, in sequence: a QP still there would deliver it to R2 */
-	snprintf(cmd, sizeof(cmd), "send %x 1 stale retry_exc", s2);
-	must(&i1, NULL, "a SEND to the destroyed QP ends in IBV_WC_RETRY_EXC_ERR", cmd);
+	must(&i1, NULL, "a SEND to the destroyed QP ends in IBV_WC_RETRY_EXC_ERR",
+	     "send %x 1 stale retry_exc", s2);
 	must(&r2, NULL, "and nothing reached R2's SRQ", "quiet");
 
 	/* 5. a new QP; an SRQ of another domain is refused */
@@ -795,29 +490,28 @@ int main(int argc, char **argv)
 	    must(&i1, &iq1, "a new XRC send QP", "ini"))
 		goto out;
 	printf("# the new receive QP is %#x (the destroyed one was %#x)\n", qpn2, qpn);
-	snprintf(cmd, sizeof(cmd), "rtr %x %x %s", qpn2, iq1, igid);
-	if (must(&r1, NULL, "the new receive QP to RTR", cmd))
+	if (must(&r1, NULL, "the new receive QP to RTR",
+		 "rtr %x %x %s", qpn2, iq1, igid))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "connect %x %s", qpn2, rgid);
-	if (must(&i1, NULL, "send QP to RTS towards it", cmd))
+	if (must(&i1, NULL, "send QP to RTS towards it",
+		 "connect %x %s", qpn2, rgid))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "send %x %d new-qp success", s1, MSGS);
-	must(&i1, NULL, "8 SENDs to R1's SRQ through the new QP complete", cmd);
-	snprintf(cmd, sizeof(cmd), "recv %x %d new-qp", qpn2, MSGS);
-	must(&r1, NULL, "all 8 arrived through the new QP", cmd);
-	snprintf(cmd, sizeof(cmd), "send %x 1 foreign rem_inv_req", sf);
-	must(&i1, NULL, "a SEND naming F's SRQ (XRCD B) ends in IBV_WC_REM_INV_REQ_ERR", cmd);
+	must(&i1, NULL, "8 SENDs to R1's SRQ through the new QP complete",
+	     "send %x %d new-qp success", s1, MSGS);
+	must(&r1, NULL, "all 8 arrived through the new QP",
+	     "recv %x %d new-qp", qpn2, MSGS);
+	must(&i1, NULL, "a SEND naming F's SRQ (XRCD B) ends in IBV_WC_REM_INV_REQ_ERR",
+	     "send %x 1 foreign rem_inv_req", sf);
 	must(&f, NULL, "nothing reached F's SRQ", "quiet");
 	must(&r1, NULL, "nor R1's, the QP's other SRQ", "quiet");
-	snprintf(cmd, sizeof(cmd), "unreg %x", qpn2);
-	must(&r1, NULL, "UNREG of the new QP", cmd);
+	must(&r1, NULL, "UNREG of the new QP", "unreg %x", qpn2);
 
 out:
 	for (k = 0; k < sizeof(all) / sizeof(all[0]); k++) {
 		if (!all[k]->pid)
 			continue;
 		ask(all[k], NULL, "exit");
-		check(reap(all[k]) == 0, "%s exited", all[k]->name);
+		check(reap(all[k]->pid) == 0, "%s exited", all[k]->name);
 	}
 	printf("xrc_rcv_data: %d passed, %d failed (%s)\n", passed, failed,
 	       raw_ioctl ? "ioctl" : "libibverbs");

@@ -27,39 +27,19 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+
+#include "common.h"
 
 #define MTU		IBV_MTU_1024
 #define BUF		8192
 #define TIMEOUT_MS	3000
-
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s - ", ok ? "ok" : "not ok");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	if (ok)
-		passed++;
-	else
-		failed++;
-	fflush(stdout);
-}
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -68,64 +48,10 @@ static int gidx = -1;
 static union ibv_gid gid;
 static uint8_t port = 1;
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* poll one completion, 0 if none came within ms */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int ms)
-{
-	long end = now_ms() + ms;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-		usleep(1000);
-	} while (now_ms() < end);
-
-	return 0;
-}
-
-static int find_gid(void)
-{
-	struct ibv_port_attr pa;
-	int i;
-
-	if (ibv_query_port(ctx, port, &pa))
-		return -1;
-	for (i = 0; i < pa.gid_tbl_len; i++) {
-		union ibv_gid g;
-
-		if (ibv_query_gid(ctx, port, i, &g))
-			continue;
-		/* IPv4 mapped: ::ffff:a.b.c.d */
-		if (!g.raw[0] && g.raw[10] == 0xff && g.raw[11] == 0xff) {
-			gid = g;
-			return i;
-		}
-	}
-	return -1;
-}
-
 static struct ibv_srq *xrc_srq_cq(struct ibv_xrcd *xrcd, struct ibv_cq *cq,
 				  uint32_t *num)
 {
-	struct ibv_srq_init_attr_ex a = {
-		.attr = { .max_wr = 64, .max_sge = 1 },
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
-			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
-		.srq_type = IBV_SRQT_XRC,
-		.pd = pd,
-		.xrcd = xrcd,
-		.cq = cq,
-	};
-	struct ibv_srq *srq = ibv_create_srq_ex(ctx, &a);
+	struct ibv_srq *srq = create_xrc_srq(ctx, pd, xrcd, cq, 64);
 
 	if (srq && ibv_get_srq_num(srq, num)) {
 		ibv_destroy_srq(srq);
@@ -139,6 +65,7 @@ static struct ibv_srq *xrc_srq(struct ibv_xrcd *xrcd, uint32_t *num)
 	return xrc_srq_cq(xrcd, rcq, num);
 }
 
+/* a domain of this process's own (no file), unlike common.h's */
 static struct ibv_xrcd *open_xrcd(void)
 {
 	struct ibv_xrcd_init_attr a = {
@@ -197,12 +124,8 @@ static int to_rtr(struct ibv_qp *qp, uint32_t dqpn, int tgt)
 		.rq_psn = 100,
 		.max_dest_rd_atomic = 4,
 		.min_rnr_timer = 12,
-		.ah_attr = {
-			.is_global = 1,
-			.port_num = port,
-			.grh = { .dgid = gid, .sgid_index = gidx,
-				 .hop_limit = 64 },
-		},
+		/* looped back: to the port's own GID */
+		.ah_attr = av_to(&gid, gidx),
 	};
 	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 		   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
@@ -674,7 +597,6 @@ out:
 int main(int argc, char **argv)
 {
 	const char *devname = argc > 1 ? argv[1] : "rxe0";
-	struct ibv_device **list;
 	struct ibv_device_attr dattr;
 	struct ibv_xrcd *xa, *xb;
 	struct ibv_srq *sa, *sb;
@@ -686,12 +608,9 @@ int main(int argc, char **argv)
 	struct ibv_mr *smr, *rmr, *tmr;
 	char *sbuf, *rbuf, *tbuf;
 	struct ibv_wc wc;
-	int i, n, ok;
+	int i, ok;
 
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), devname))
-			ctx = ibv_open_device(list[i]);
+	ctx = open_named_device(devname);
 	check(ctx != NULL, "open %s", devname);
 	if (!ctx)
 		return 1;
@@ -699,7 +618,7 @@ int main(int argc, char **argv)
 	check(!ibv_query_device(ctx, &dattr) &&
 	      (dattr.device_cap_flags & IBV_DEVICE_XRC),
 	      "device reports IBV_DEVICE_XRC");
-	gidx = find_gid();
+	gidx = find_ipv4_gid(ctx, port, &gid);
 	check(gidx >= 0, "IPv4 RoCEv2 gid found at index %d", gidx);
 
 	pd = ibv_alloc_pd(ctx);
@@ -917,7 +836,6 @@ int main(int argc, char **argv)
 	     !ibv_dealloc_pd(pd);
 	check(ok, "teardown");
 	ibv_close_device(ctx);
-	ibv_free_device_list(list);
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
