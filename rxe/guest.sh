@@ -10,6 +10,8 @@
 #                   WARN) and on anything left in `rdma resource` at the end
 #   guest.sh demo   rxe/guest/demo.sh: make demo's messages through one
 #                   shared receive QP, printed as they go
+#   guest.sh churn  rxe/guest/churn.sh: the race fuzzer with traffic alone,
+#                   longer than in run.sh (make rxe-churn)
 #   guest.sh bench  rxe/guest/bench.sh on the kernel without KASAN, lockdep
 #                   and kmemleak (scripts/kernel-bench.sh): XRC against RC,
 #                   and the MPI shape's memory; rxe/bench-report.py gives
@@ -21,8 +23,9 @@ mode=${1:-test}
 case $mode in
 test) script=run.sh ;;
 demo) script=demo.sh ;;
+churn) script=churn.sh ;;
 bench) script=bench.sh ;;
-*) die "usage: guest.sh [demo|bench]" ;;
+*) die "usage: guest.sh [demo|churn|bench]" ;;
 esac
 
 BUILD="$CACHE/build"
@@ -86,7 +89,7 @@ for pkg in $DEBS; do
 done
 
 step "rxe guest: programs"
-for prog in xrc_rxe_test xrc_rcv_data xrc_mpi_shape; do
+for prog in xrc_rxe_test xrc_rcv_data xrc_churn xrc_mpi_shape; do
 	cc -O2 -Wall -Wextra -Werror -I"$rc_build/include" -o "$out/$prog" \
 		"$TOP/rxe/guest/$prog.c" -L"$rc_build/lib" -libverbs
 done
@@ -97,7 +100,8 @@ mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/libibverbs" \
 	"$root/usr/local/etc/libibverbs.d" "$root/lib/modules"
 ofa="$CACHE/build/ofa-compat"
 [ -x "$ofa/ofed_xrc_share" ] || die "no $ofa/ofed_xrc_share: run make ofa-compat-test"
-install -m 0755 "$out/xrc_rxe_test" "$out/xrc_rcv_data" "$out/xrc_mpi_shape" \
+install -m 0755 "$out/xrc_rxe_test" "$out/xrc_rcv_data" "$out/xrc_churn" \
+	"$out/xrc_mpi_shape" \
 	"$ofa/ofed_xrc_share" \
 	"$rc_build/bin/ibv_devinfo" "$rc_build/bin/ibv_xsrq_pingpong" \
 	/usr/sbin/ip /usr/bin/rdma "$root/usr/local/bin/"
@@ -109,6 +113,8 @@ install -m 0755 "$rc_build"/lib/librxe-rdmav*.so "$root/usr/local/lib/libibverbs
 echo 'driver rxe' > "$root/usr/local/etc/libibverbs.d/rxe.driver"
 install -m 0644 "$kunit_ko" "$root/lib/modules/rxe_kunit.ko"
 install -D -m 0644 "$TOP/rxe/guest/setup.sh" "$root/usr/local/lib/rxe-guest/setup.sh"
+# how long churn.sh fuzzes: epochs of xrc_churn (make rxe-churn)
+echo "${RXE_CHURN_EPOCHS:-12}" > "$root/usr/local/lib/rxe-guest/churn-epochs"
 # rdma-core's own Python tests: Debian's python3 with its standard library
 # under /usr/local (where the interpreter, put there, looks for it), and
 # pyverbs as the series' build made it (rdma-core-test: libibverbs is the
@@ -141,8 +147,8 @@ boot() {
 		-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
 		-m "${RXE_GUEST_MEM:-$([ "$mode" = bench ] && echo 4G || echo 2G)}" \
 		-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$([ "$mode" = bench ] && echo 5400 || echo 1500)}" |
-		if [ "$mode" = demo ]; then
-			grep -aE '^(RXE-DEMO:|xrc_rcv_data:|ok - |not ok - |# )' || true
+		if [ "$mode" = demo ] || [ "$mode" = churn ]; then
+			grep -aE '^(RXE-DEMO:|xrc_rcv_data:|xrc_churn:|ok - |not ok - |# )' || true
 		else
 			cat > /dev/null
 		fi
@@ -167,11 +173,11 @@ if [ "$mode" = bench ]; then
 	step "rxe bench: $out/results.md"
 	exit 0
 fi
-if [ "$mode" = demo ]; then
-	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe demo failed ($out/guest.log)"
+if [ "$mode" = demo ] || [ "$mode" = churn ]; then
+	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe $mode failed ($out/guest.log)"
 	"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" > /dev/null ||
 		die "the guest's kernel log has findings ($out/guest.log)"
-	step "rxe demo: done, no kernel reports"
+	step "rxe $mode: done, no kernel reports"
 	exit 0
 fi
 grep -aE '^(ok|not ok) - |^RXE-|^xrc_rcv_data: |^ *# .*pass:' "$out/guest.log" || true

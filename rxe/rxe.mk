@@ -17,6 +17,8 @@
 #                       two namespaces, XRC messages through the registration verbs,
 #                       perftest -c XRC, rdma-core's XRC tests (rxe/guest.sh)
 #   make rxe-demo       make demo's last part: messages through one shared receive QP
+#   make rxe-churn      the race fuzzer with traffic alone, longer than in rxe-guest
+#                       (CHURN_EPOCHS, default 12)
 #   make rxe-bench      on the bench kernel: XRC against RC (perftest ib_send_bw, 64 B
 #                       and 2 KiB) and the MPI shape's memory (part of make bench)
 
@@ -28,7 +30,7 @@ RXE_RC_ENV = RC_PATCHES=$(CURDIR)/patches/rdma-core-rxe RC_SERIES_REF=rdma-core/
 	RC_TREE=$(CACHE)/rdma-core-tree-rxe RC_BUILD=$(CACHE)/build/rdma-core-rxe \
 	RC_ROUNDTRIP=$(CACHE)/rdma-core-roundtrip-rxe
 
-.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo rxe-bench
+.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo rxe-churn rxe-bench
 
 rxe-tree: deps rdma-core-deps
 	@$(RXE_KERNEL_ENV) scripts/tree.sh
@@ -59,6 +61,9 @@ rxe-guest: tree rdma-core-build ofa-compat-test
 
 rxe-demo: tree rdma-core-build ofa-compat-test
 	@$(RXE_DIR)/guest.sh demo
+
+rxe-churn: tree rdma-core-build ofa-compat-test
+	@RXE_CHURN_EPOCHS=$(or $(CHURN_EPOCHS),12) $(RXE_DIR)/guest.sh churn
 
 rxe-bench: tree rdma-core-build ofa-compat-test
 	@$(RXE_DIR)/guest.sh bench

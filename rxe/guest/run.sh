@@ -58,6 +58,12 @@ run "xrc_rcv_data (libibverbs, loopback)" xrc_rcv_data rxe0
 run "xrc_rcv_data (ioctl, loopback)" xrc_rcv_data --ioctl rxe0
 run "xrc_rcv_data (libibverbs, veth)" xrc_rcv_data rxe1 rxe2
 run "xrc_rcv_data (ioctl, veth)" xrc_rcv_data --ioctl rxe1 rxe2
+# The race fuzzer with traffic: registrations taken and dropped in every
+# way (UNREG, exit, close, kill -9) while initiators send; each drop way
+# ends the creator's and the last registration once on rxe0 (make
+# rxe-churn runs it longer)
+run "xrc_churn (loopback)" xrc_churn -e 4 -t 4000 rxe0
+run "xrc_churn (veth)" xrc_churn -e 2 -t 4000 rxe1 rxe2
 # An OFED 1.5-style program (ofa-compat): processes sharing one receive
 # QP through the legacy verbs, an IBV_QPT_XRC send QP sending to each
 # one's SRQ with xrc_remote_srq_num
