@@ -6,8 +6,11 @@
  * EXPORT_SYMBOL_NS_GPL(sym, "rdma_core"). Older kernels' macros
  * stringify their argument, which would name the namespace
  * "\"rdma_core\"", quotes included. Here they take the literal as it
- * is, as 6.13's do. (No source of the v3 input exports into a
- * namespace. Imports are the patches' business: probe comment.)
+ * is, as 6.13's do. Imports are the patches' business (probe comment).
+ *
+ * The second argument of __EXPORT_SYMBOL() is the license since 6.5's
+ * export.h ("GPL"), the suffix of the __ksymtab section before ("_gpl").
+ * 6.5's defines __EXPORT_SYMBOL_REF(), tested as itself.
  */
 #ifndef _BACKPORT_LINUX_EXPORT_H
 #define _BACKPORT_LINUX_EXPORT_H
@@ -18,7 +21,11 @@
 #undef EXPORT_SYMBOL_NS
 #undef EXPORT_SYMBOL_NS_GPL
 #define EXPORT_SYMBOL_NS(sym, ns)	__EXPORT_SYMBOL(sym, "", ns)
+#ifdef __EXPORT_SYMBOL_REF
 #define EXPORT_SYMBOL_NS_GPL(sym, ns)	__EXPORT_SYMBOL(sym, "GPL", ns)
+#else
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)	__EXPORT_SYMBOL(sym, "_gpl", ns)
+#endif
 #endif
 
 #endif /* _BACKPORT_LINUX_EXPORT_H */

@@ -1,0 +1,19 @@
+/*
+ * HAVE_KERNEL_HWTSTAMP_CONFIG: struct kernel_hwtstamp_config and its
+ * conversions in <linux/net_tstamp.h> (6.4). Older kernels have only
+ * the uapi header, struct hwtstamp_config. Used by: mlx4_en
+ * (mlx4_en.h, en_netdev.c). Wrapper: linux/net_tstamp.h.
+ */
+#include <linux/module.h>
+#include <linux/net_tstamp.h>
+
+static int __init probe_init(void)
+{
+	struct kernel_hwtstamp_config k = {};
+	struct hwtstamp_config c = {};
+
+	hwtstamp_config_to_kernel(&k, &c);
+	return k.flags;
+}
+module_init(probe_init);
+MODULE_LICENSE("GPL");
