@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -53,8 +54,11 @@ static void start(struct agent *a, void (*serve)(int sock), const char *fmt, ...
 		exit(2);
 	}
 	if (!a->pid) {
-		close(sv[0]);
-		serve(sv[1]);
+		/* none of the parent's other sockets: their EOF must come */
+		if (sv[1] != 3 && dup2(sv[1], 3) < 0)
+			_exit(2);
+		close_range(4, ~0U, 0);
+		serve(3);
 		_exit(0);
 	}
 	close(sv[1]);
@@ -129,15 +133,54 @@ static int must(struct agent *a, uint32_t *val, const char *what,
 	return err;
 }
 
-/* Wait for a process: its exit status, 128 + the signal that ended it */
+/* An agent that will not answer any more: its socket closed */
+static inline void agent_forget(struct agent *a)
+{
+	if (a->sock > 0)
+		close(a->sock);
+	a->sock = -1;
+	a->pid = 0;
+}
+
+/*
+ * Wait for a process, REAP_TIMEOUT_S at most: its exit status, 128 + the
+ * signal that ended it, or -1 if it did not end (its kernel stack and the
+ * blocked tasks are then dumped to the log: a process that cannot die is
+ * what a lifetime bug looks like)
+ */
+#define REAP_TIMEOUT_S	60
 static inline int reap(pid_t pid)
 {
+	long end = now_ms() + REAP_TIMEOUT_S * 1000;
+	char path[64], line[256];
 	int status;
+	FILE *f;
 
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	       128 + WTERMSIG(status);
+	do {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+			       128 + WTERMSIG(status);
+		if (r < 0)
+			return -1;
+		usleep(10000);
+	} while (now_ms() < end);
+	printf("# process %d has not ended in %d s; its kernel stack:\n",
+	       (int)pid, REAP_TIMEOUT_S);
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		printf("#   %s", line);
+	if (f)
+		fclose(f);
+	f = fopen("/proc/sysrq-trigger", "w");
+	if (f) {
+		fputs("w", f);
+		fclose(f);
+	}
+	fflush(stdout);
+	return -1;
 }
 
 /*

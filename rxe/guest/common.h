@@ -219,13 +219,14 @@ static inline int xrc_rcv_to_rtr(struct ibv_xrcd *xrcd, uint32_t qpn,
 /*
  * An XRC send QP to RTS towards a receive QP. The retry budget is for a
  * guest under TCG on a loaded host, where an ACK can be late by tens of
- * milliseconds: timeout 4.096 us * 2^15 = 134 ms, 6 retries (rxe takes 7
- * for "retry for ever"), so a send to a QP that no longer exists fails
- * after about a second; RNR NAKs are retried for ever (a receiver may
- * fall behind).
+ * milliseconds: a local ACK timeout of 4.096 us * 2^timeout (15: 134 ms,
+ * 17: 537 ms), 6 retries (rxe takes 7 for "retry for ever"), so a send
+ * to a QP that no longer exists fails after 7 timeouts; RNR NAKs are
+ * retried for ever (a receiver may fall behind).
  */
 static inline int xrc_ini_connect(struct ibv_qp *qp, uint32_t tgt_qpn,
-				  const union ibv_gid *peer, int sgid_index)
+				  const union ibv_gid *peer, int sgid_index,
+				  uint8_t timeout)
 {
 	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
 	struct ibv_qp_attr rtr = {
@@ -236,7 +237,7 @@ static inline int xrc_ini_connect(struct ibv_qp *qp, uint32_t tgt_qpn,
 	};
 	struct ibv_qp_attr rts = {
 		.qp_state = IBV_QPS_RTS,
-		.timeout = 15,
+		.timeout = timeout,
 		.retry_cnt = 6,
 		.rnr_retry = 7,
 		.max_rd_atomic = 1,

@@ -5,8 +5,10 @@
  * Initiators send without pause through XRC receive QPs while other
  * processes take and drop registrations on those QPs in every way a
  * process can: UNREG, exit without UNREG, ibv_close_device() without
- * UNREG, and kill -9 at any moment (in the middle of opening the device
- * or of a REG as well). What must hold:
+ * UNREG, and kill -9 at a random moment (while opening the device, or
+ * between or right after its REGs: a kill cannot stop an ioctl half
+ * way, the file is released once it returns; mostly while holding).
+ * What must hold:
  *
  *   - every message sent while its QP still has a registration arrives
  *     once, in order per sender, intact, at the SRQ it named, and its
@@ -16,10 +18,15 @@
  *     is a prefix of it (nothing after a gap, nothing twice), `rdma
  *     resource` lists the QP no more and its number is no longer
  *     registrable;
+ *   - once a REG of a QP's number was refused, no later REG of it
+ *     succeeds (the last reference may be dropped by any process, in any
+ *     of the four ways, while others REG the number);
  *   - each churner's own calls answer as the ABI says (REG of a live QP
- *     0, of a number >= 2^24 EINVAL, UNREG of a QP the file holds no
- *     reference on EINVAL, closing the XRCD that holds references EBUSY);
- *   - the device holds at the end what it held at the start.
+ *     0, twice as well, of a number >= 2^24 EINVAL, UNREG of a QP the
+ *     file holds no reference on EINVAL, closing the XRCD that holds
+ *     references EBUSY);
+ *   - the devices hold at the end what they held at the start, and the
+ *     run's XRC domain is gone (its file opens with O_EXCL again).
  *
  * An epoch: NI initiators, each with an XRC send QP towards a receive
  * QP of its own that anchor A creates (REG of IBV_XRC_RCV_QPN_NEW) and
@@ -28,8 +35,10 @@
  * k % NS. While the initiators send, CHURNERS churners at a time
  * register both QPs and drop them; half way through, A drops its
  * registrations (UNREG, exit, close or kill -9, a different way each
- * epoch): the QPs must live on. Then the churners stop, D drops its own
- * (again one of the four ways) and the QPs must die.
+ * epoch): the QPs must live on. Then D drops its own, again in one of
+ * the four ways: in even epochs after the churners stopped, so that D's
+ * is the last reference; in odd ones while they go on, so that the last
+ * is a churner's. The QPs must die.
  *
  *   xrc_churn [-e epochs] [-t ms] [-s seed] <ibdev> [<initiators' ibdev>]
  *
@@ -40,6 +49,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <poll.h>
+#include <sys/mman.h>
 
 #include "common.h"
 #include "agent.h"
@@ -50,12 +60,17 @@
 #define MAX_EPOCHS	16
 #define WINDOW		4	/* sends outstanding per initiator */
 #define RECVS		64	/* receives posted per sink */
-#define MSG_LEN		2500	/* three packets at a 1024-byte MTU */
+#define MSG_LEN		6000	/* six packets at a 1024-byte MTU: a QP
+				 * often dies in the middle of one */
 #define BUF_MSGS	RECVS	/* >= WINDOW */
 #define DRAIN_QUIET_MS	1500
 #define STOP_MS		30000	/* a dead QP's sender must fail by then */
 #define NO_ERROR	(-1)
-#define MAX_FLUSHES	16
+#define MAX_FLUSHES	16	/* flushes between two reports */
+#define ACK_TIMEOUT	17	/* 537 ms: 3.8 s without an ACK to fail */
+
+/* The command formats below name each sink and sender */
+_Static_assert(NS == 3 && NI == 2, "commands carry 3 SRQs and 2 senders");
 
 /* What opens every message: who sent it, through which QP, where to */
 struct hdr {
@@ -70,7 +85,7 @@ static struct ibv_cq *cq;
 static struct ibv_mr *mr;
 static struct ibv_xrcd *xrcd;
 static struct ibv_srq *srq;
-static struct ibv_qp *ini;
+static struct ibv_qp *send_qp;
 static union ibv_gid gid;
 static int gidx = -1;
 static char buf[BUF_MSGS * MSG_LEN];
@@ -121,17 +136,17 @@ static int make_srq(uint32_t *num)
 
 static int make_ini(uint32_t *qpn)
 {
-	ini = create_xrc_send_qp(ctx, pd, cq, WINDOW);
-	if (!ini)
+	send_qp = create_xrc_send_qp(ctx, pd, cq, WINDOW);
+	if (!send_qp)
 		return errno;
-	*qpn = ini->qp_num;
+	*qpn = send_qp->qp_num;
 	return 0;
 }
 
-/* The payload after the header: a function of the sequence and offset */
-static char pattern(uint32_t seq, unsigned int i)
+/* The payload after the header: a function of the message and offset */
+static char pattern(const struct hdr *h, unsigned int i)
 {
-	return (char)(seq * 131 + i * 7);
+	return (char)(h->seq * 131 + h->sender * 17 + h->epoch * 5 + i * 7);
 }
 
 static void fill(char *p, const struct hdr *h)
@@ -140,7 +155,7 @@ static void fill(char *p, const struct hdr *h)
 
 	memcpy(p, h, sizeof(*h));
 	for (i = sizeof(*h); i < MSG_LEN; i++)
-		p[i] = pattern(h->seq, i);
+		p[i] = pattern(h, i);
 }
 
 /* A command waiting on the socket? (without blocking) */
@@ -161,7 +176,7 @@ static void send_loop(int sock, const struct hdr *first, const uint32_t *srqn)
 {
 	struct hdr h = *first;
 	uint32_t posted = 0, acked = 0, done = 0;
-	int err = NO_ERROR, stopping = 0;
+	int err = NO_ERROR, stopping = 0, stopped = 0;
 	long stop_by = 0;
 	char cmd[64];
 	ssize_t r;
@@ -170,7 +185,7 @@ static void send_loop(int sock, const struct hdr *first, const uint32_t *srqn)
 		struct ibv_wc wc;
 		int n;
 
-		while (err == NO_ERROR && posted - done < WINDOW &&
+		while (err == NO_ERROR && posted - done < WINDOW && !stopped &&
 		       !(stopping && now_ms() > stop_by)) {
 			struct ibv_sge sge = {
 				(uintptr_t)buf + (posted % BUF_MSGS) * MSG_LEN,
@@ -185,7 +200,7 @@ static void send_loop(int sock, const struct hdr *first, const uint32_t *srqn)
 			h.sink = posted % NS;
 			fill((char *)(uintptr_t)sge.addr, &h);
 			wr.qp_type.xrc.remote_srqn = srqn[h.sink];
-			if (ibv_post_send(ini, &wr, &bad)) {
+			if (ibv_post_send(send_qp, &wr, &bad)) {
 				err = IBV_WC_GENERAL_ERR;
 				break;
 			}
@@ -203,10 +218,12 @@ static void send_loop(int sock, const struct hdr *first, const uint32_t *srqn)
 				err = wc.status == IBV_WC_SUCCESS ?
 				      IBV_WC_GENERAL_ERR : (int)wc.status;
 		}
-		if (stopping && done == posted &&
+		/* a CQ that fails has nothing more to give: stop waiting */
+		if (stopping && (done == posted || n < 0) &&
 		    (err != NO_ERROR || now_ms() > stop_by)) {
 			dprintf(sock, "ok %u %u %d", acked, posted, err);
 			stopping = 0;
+			stopped = 1;
 		}
 		if (n > 0 || !command_ready(sock, n ? 0 : 1))
 			continue;
@@ -216,9 +233,11 @@ static void send_loop(int sock, const struct hdr *first, const uint32_t *srqn)
 		cmd[r] = 0;
 		if (!strcmp(cmd, "status")) {
 			dprintf(sock, "ok %u %u %d", acked, posted, err);
-		} else if (!strcmp(cmd, "stop")) {
+		} else if (!strcmp(cmd, "stop") && !stopped) {
 			stopping = 1;
 			stop_by = now_ms() + STOP_MS;
+		} else if (!strcmp(cmd, "stop")) {
+			dprintf(sock, "ok %u %u %d", acked, posted, err);
 		} else {
 			_exit(0);	/* "exit" */
 		}
@@ -244,19 +263,23 @@ struct sink {
  */
 static void sink_take(struct sink *k, const struct ibv_wc *wc)
 {
-	const char *p = buf + wc->wr_id * MSG_LEN;
+	char *p = buf + (wc->wr_id % BUF_MSGS) * MSG_LEN;
 	unsigned int i;
 	struct hdr h;
 
 	memcpy(&h, p, sizeof(h));
 	for (i = sizeof(h); i < MSG_LEN; i++)
-		if (p[i] != pattern(h.seq, i))
+		if (p[i] != pattern(&h, i))
 			break;
 	if (k->fault[0]) {
 		/* the first fault is the one to report */
+	} else if (wc->wr_id >= BUF_MSGS) {
+		snprintf(k->fault, sizeof(k->fault), "a completion of wr_id %llu",
+			 (unsigned long long)wc->wr_id);
+		return;
 	} else if (wc->status == IBV_WC_WR_FLUSH_ERR) {
-		if (k->flushed < MAX_FLUSHES)
-			k->flushed_qpn[k->flushed] = wc->qp_num;
+		if (k->flushed - k->reported < MAX_FLUSHES)
+			k->flushed_qpn[k->flushed - k->reported] = wc->qp_num;
 		k->flushed++;
 	} else if (wc->status != IBV_WC_SUCCESS || wc->opcode != IBV_WC_RECV ||
 		   wc->byte_len != MSG_LEN) {
@@ -280,6 +303,8 @@ static void sink_take(struct sink *k, const struct ibv_wc *wc)
 		k->count[h.epoch][h.sender]++;
 		k->next[h.epoch][h.sender] += NS;
 	}
+	/* no byte of this message may pass for a later one's */
+	memset(p, 0xa5, MSG_LEN);
 	if (post_slot(wc->wr_id) && !k->fault[0])
 		snprintf(k->fault, sizeof(k->fault), "repost failed");
 }
@@ -304,7 +329,7 @@ static void sink_report(int sock, struct sink *k, unsigned int e)
 				k->count[e][s]);
 	len += snprintf(out + len, sizeof(out) - len, " %u",
 			k->flushed - k->reported);
-	for (f = k->reported; f < k->flushed && f < MAX_FLUSHES; f++)
+	for (f = 0; f < k->flushed - k->reported && f < MAX_FLUSHES; f++)
 		len += snprintf(out + len, sizeof(out) - len, " %x",
 				k->flushed_qpn[f]);
 	k->reported = k->flushed;
@@ -356,10 +381,33 @@ static void sink_loop(int sock, uint32_t me)
 			quiet_until = now_ms() + DRAIN_QUIET_MS;
 		} else if (!strcmp(cmd, "flushes")) {
 			dprintf(sock, "ok %x", k.flushed - k.reported);
+		} else if (!strcmp(cmd, "exit")) {
+			_exit(0);
 		} else {
-			_exit(0);	/* "exit" */
+			dprintf(sock, "err %d unknown command", EINVAL);
 		}
 	}
+}
+
+/*
+ * The XRC domain of a file that must have none any more: O_EXCL makes
+ * uverbs refuse a file whose inode still has one
+ */
+static int open_new_xrcd(const char *path)
+{
+	struct ibv_xrcd_init_attr a = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.oflags = O_CREAT | O_EXCL,
+	};
+	int err;
+
+	a.fd = open(path, O_RDONLY);
+	if (a.fd < 0)
+		return errno;
+	xrcd = ibv_open_xrcd(ctx, &a);
+	err = xrcd ? 0 : errno;
+	close(a.fd);
+	return err;
 }
 
 /* One command, one reply: "ok [value]" or "err <errno> <why>" */
@@ -393,6 +441,8 @@ static void serve(int sock)
 		} else if (sscanf(cmd, "xrcd %63s", arg) == 1) {
 			xrcd = open_shared_xrcd(ctx, arg);
 			rc = xrcd ? 0 : errno;
+		} else if (sscanf(cmd, "xrcd-excl %63s", arg) == 1) {
+			rc = open_new_xrcd(arg);
 		} else if (sscanf(cmd, "reg %x", &u) == 1) {
 			num = u;
 			rc = ibv_reg_xrc_rcv_qp(xrcd, &num);
@@ -415,7 +465,8 @@ static void serve(int sock)
 		} else if (sscanf(cmd, "connect %x %63s", &u, arg) == 2) {
 			h.tgt_qpn = u;
 			rc = gid_from_hex(arg, &peer) ?:
-			     xrc_ini_connect(ini, u, &peer, gidx);
+			     xrc_ini_connect(send_qp, u, &peer, gidx,
+					     ACK_TIMEOUT);
 		} else if (sscanf(cmd, "send %u %u %x %x %x", &h.epoch,
 				  &h.sender, &srqn[0], &srqn[1], &srqn[2]) == 2 + NS) {
 			dprintf(sock, "ok 0");
@@ -440,6 +491,54 @@ static const char *const drop_name[DROPS] = {
 	"kill -9",
 };
 
+/* Where a churner is: what a kill -9 interrupted */
+enum phase { PH_OPEN, PH_XRCD, PH_REG, PH_HOLD, PHASES };
+static const char *const phase_name[PHASES] = {
+	"opening the device", "between XRCD open and REG",
+	"between or right after its REGs", "holding its registrations",
+};
+
+/*
+ * Shared with the churners (MAP_SHARED): the phase of each, and every REG
+ * of an epoch with its result and time, to check that a QP's number,
+ * once refused, is never registered again
+ */
+#define MAX_REGS	4096
+struct reg_event {
+	long start_us, end_us;
+	uint32_t qpn;
+	int rc;
+};
+struct churn_log {
+	unsigned char phase[CHURNERS];
+	unsigned int regs;
+	struct reg_event reg[MAX_REGS];
+};
+static struct churn_log *ledger;
+
+static long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* A REG of qpn, logged */
+static int logged_reg(uint32_t qpn)
+{
+	unsigned int k = __atomic_fetch_add(&ledger->regs, 1, __ATOMIC_RELAXED);
+	long start = now_us();
+	uint32_t num = qpn;
+	int rc = ibv_reg_xrc_rcv_qp(xrcd, &num);
+
+	if (!rc && num != qpn)
+		rc = EIO;
+	if (k < MAX_REGS)
+		ledger->reg[k] = (struct reg_event){ start, now_us(), qpn, rc };
+	return rc;
+}
+
 static uint64_t rng;
 
 static unsigned int rnd(unsigned int n)
@@ -459,25 +558,31 @@ static int churn_fail(const char *what, int err)
 }
 
 /*
- * A churner's life: the device, the domain, a REG of each receive QP, a
- * moment with them held while traffic flows, then the registrations
- * dropped as told (DROP_KILL: held until the parent's SIGKILL, which
- * may come at any point of this). Exit status 0 if every call answered
- * as the ABI says.
+ * A churner's life: the device, the domain, a REG of each receive QP (two
+ * for DROP_UNREG: the file's count of references), a moment with them
+ * held while traffic flows, then the registrations dropped as told
+ * (DROP_KILL: held until the parent's SIGKILL, which may come at any
+ * point of this). Unless may_die, D holds the QPs throughout and every
+ * REG must succeed; otherwise a QP may have died already (EINVAL), and
+ * is then left alone. Exit status 0 if every call answered as the ABI
+ * says.
  */
-static int churn(const char *dev, const char *xrcd_path, const uint32_t *qpn,
-		 enum drop how, unsigned int hold_ms)
+static int churn(unsigned int slot, const char *dev, const char *xrcd_path,
+		 const uint32_t *qpn, enum drop how, unsigned int hold_ms,
+		 int may_die)
 {
-	unsigned int i;
+	unsigned int i, refs = how == DROP_UNREG ? 2 : 1, held = 0;
+	int alive[NI], err, r;
 	uint32_t num;
-	int err;
 
+	ledger->phase[slot] = PH_OPEN;
 	ctx = open_named_device(dev);
 	if (!ctx)
 		return churn_fail("open the device", errno);
 	xrcd = open_shared_xrcd(ctx, xrcd_path);
 	if (!xrcd)
 		return churn_fail("open the XRCD", errno);
+	ledger->phase[slot] = PH_XRCD;
 	if (how == DROP_UNREG) {
 		err = ibv_unreg_xrc_rcv_qp(xrcd, qpn[0]);
 		if (err != EINVAL)
@@ -487,26 +592,40 @@ static int churn(const char *dev, const char *xrcd_path, const uint32_t *qpn,
 		if (err != EINVAL)
 			return churn_fail("REG of 2^24, not EINVAL", err);
 	}
+	ledger->phase[slot] = PH_REG;
 	for (i = 0; i < NI; i++) {
-		num = qpn[i];
-		err = ibv_reg_xrc_rcv_qp(xrcd, &num);
-		if (err || num != qpn[i])
-			return churn_fail("REG of a live receive QP", err ?: EIO);
+		err = logged_reg(qpn[i]);
+		alive[i] = !err;
+		if (err && !(may_die && err == EINVAL))
+			return churn_fail("REG of a live receive QP", err);
+		/* a second REG, with a reference held, cannot fail */
+		for (r = 1; alive[i] && r < (int)refs; r++) {
+			err = logged_reg(qpn[i]);
+			if (err)
+				return churn_fail("REG of a QP it holds", err);
+		}
+		held += alive[i];
 	}
+	ledger->phase[slot] = PH_HOLD;
 	usleep(hold_ms * 1000);
 	switch (how) {
 	case DROP_UNREG:
 		err = ibv_close_xrcd(xrcd);
-		if (err != EBUSY)
+		if (held && err != EBUSY)
 			return churn_fail("close of the XRCD it holds QPs of, not EBUSY",
 					  err);
+		if (!held)
+			return err ? churn_fail("close the XRCD", err) : 0;
 		for (i = 0; i < NI; i++) {
-			err = ibv_unreg_xrc_rcv_qp(xrcd, qpn[i]);
-			if (err)
-				return churn_fail("UNREG", err);
+			for (r = 0; alive[i] && r < (int)refs; r++) {
+				err = ibv_unreg_xrc_rcv_qp(xrcd, qpn[i]);
+				if (err)
+					return churn_fail("UNREG", err);
+			}
 			err = ibv_unreg_xrc_rcv_qp(xrcd, qpn[i]);
 			if (err != EINVAL)
-				return churn_fail("a second UNREG, not EINVAL", err);
+				return churn_fail("UNREG once more than REG, not EINVAL",
+						  err);
 		}
 		err = ibv_close_xrcd(xrcd);
 		return err ? churn_fail("close the XRCD", err) : 0;
@@ -530,44 +649,82 @@ struct churner {
 	long kill_at;
 };
 
-static unsigned int churned[DROPS], churn_failed;
+static unsigned int churned[DROPS], churn_failed, killed_in[PHASES];
 
-static void churner_start(struct churner *c, const char *dev,
-			  const char *xrcd_path, const uint32_t *qpn)
+static void churner_start(struct churner *c, unsigned int slot,
+			  const char *dev, const char *xrcd_path,
+			  const uint32_t *qpn, int may_die)
 {
 	unsigned int hold = 20 + rnd(200);
 
 	c->how = rnd(DROPS);
 	c->kill_at = now_ms() + rnd(400);
+	ledger->phase[slot] = PH_OPEN;
 	fflush(stdout);
 	c->pid = fork();
 	if (c->pid < 0) {
 		perror("fork");
 		exit(2);
 	}
-	if (!c->pid)
-		_exit(churn(dev, xrcd_path, qpn, c->how, hold));
+	if (!c->pid) {
+		close_range(3, ~0U, 0);	/* none of the agents' sockets */
+		_exit(churn(slot, dev, xrcd_path, qpn, c->how, hold, may_die));
+	}
 }
 
 /* Reap a churner that ended (wait: also one that has not); 1 if reaped */
-static int churner_reap(struct churner *c, int wait)
+static int churner_reap(struct churner *c, unsigned int slot, int wait)
 {
 	int status;
 	pid_t r;
 
 	if (!c->pid)
 		return 0;
-	if (c->how == DROP_KILL && (wait || now_ms() >= c->kill_at))
+	if (c->how == DROP_KILL && (wait || now_ms() >= c->kill_at)) {
+		killed_in[ledger->phase[slot]]++;
 		kill(c->pid, SIGKILL);
-	r = waitpid(c->pid, &status, wait ? 0 : WNOHANG);
-	if (r != c->pid)
-		return 0;
-	if (c->how == DROP_KILL ?
-	    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) :
-	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		wait = 1;
+	}
+	if (wait) {
+		status = reap(c->pid);
+	} else {
+		r = waitpid(c->pid, &status, WNOHANG);
+		if (r != c->pid)
+			return 0;
+		status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			 128 + WTERMSIG(status);
+	}
+	if (status != (c->how == DROP_KILL ? 128 + SIGKILL : 0)) {
+		printf("# churner %d (%s) ended with status %d\n", (int)c->pid,
+		       drop_name[c->how], status);
 		churn_failed++;
+	}
 	churned[c->how]++;
 	c->pid = 0;
+	return 1;
+}
+
+/*
+ * Whether a QP's number, once refused, was never registered again: no
+ * REG that began after a REG of it returned EINVAL succeeded. *refused:
+ * how many REGs of it were refused.
+ */
+static int never_revived(uint32_t qpn, unsigned int *refused)
+{
+	unsigned int k, n = ledger->regs < MAX_REGS ? ledger->regs : MAX_REGS;
+	long first_refusal = -1;
+
+	*refused = 0;
+	for (k = 0; k < n; k++)
+		if (ledger->reg[k].qpn == qpn && ledger->reg[k].rc == EINVAL) {
+			(*refused)++;
+			if (first_refusal < 0 || ledger->reg[k].end_us < first_refusal)
+				first_refusal = ledger->reg[k].end_us;
+		}
+	for (k = 0; k < n && first_refusal >= 0; k++)
+		if (ledger->reg[k].qpn == qpn && !ledger->reg[k].rc &&
+		    ledger->reg[k].start_us > first_refusal)
+			return 0;
 	return 1;
 }
 
@@ -613,7 +770,7 @@ static void drop(struct agent *a, const uint32_t *qpn, enum drop how)
 		kill(a->pid, SIGKILL);
 	}
 	rc = reap(a->pid);
-	a->pid = 0;
+	agent_forget(a);
 	check(rc == (how == DROP_KILL ? 128 + SIGKILL : 0), "%s: %s (status %d)",
 	      a->name, drop_name[how], rc);
 }
@@ -624,7 +781,7 @@ static void agent_end(struct agent *a)
 		return;
 	ask(a, NULL, "exit");
 	reap(a->pid);
-	a->pid = 0;
+	agent_forget(a);
 }
 
 /* Counts of a sender's messages at sink d if R of them arrived, a prefix */
@@ -638,41 +795,132 @@ struct run {
 	char xrcd_path[64], rgid[40];
 	struct agent sink[NS];
 	uint32_t srqn[NS];
-	unsigned int epochs, churn_ms;
+	unsigned int epochs, churn_ms, flushes;
 	uint64_t delivered;
 };
 
 /* The churn phase: CHURNERS churners at a time for ms milliseconds */
 static void churn_for(struct run *run, const uint32_t *qpn, unsigned int ms,
-		      struct churner *pool)
+		      struct churner *pool, int may_die)
 {
 	long end = now_ms() + ms;
 	unsigned int i;
 
 	while (now_ms() < end) {
 		for (i = 0; i < CHURNERS; i++) {
-			churner_reap(&pool[i], 0);
+			churner_reap(&pool[i], i, 0);
 			if (!pool[i].pid)
-				churner_start(&pool[i], run->dev,
-					      run->xrcd_path, qpn);
+				churner_start(&pool[i], i, run->dev,
+					      run->xrcd_path, qpn, may_die);
 		}
 		usleep(5000);
 	}
 }
 
+/* Every sender's counters: "status" now, or "stop" once it has stopped */
+static int senders(struct agent *ini, const char *cmd, uint32_t *acked,
+		   uint32_t *posted, int *err)
+{
+	unsigned int s;
+
+	for (s = 0; s < NI; s++)
+		if (must(&ini[s], NULL, cmd, "%s", cmd) ||
+		    sscanf(ini[s].reply, "ok %u %u %d", &acked[s], &posted[s],
+			   &err[s]) != 3)
+			return -1;
+	return 0;
+}
+
+/*
+ * Everything received in epoch e, once the senders stopped: each sender's
+ * stream a prefix of what it sent, holding every send that completed;
+ * the flushed receives, one per dying QP at most
+ */
+static int deliveries(struct run *run, unsigned int e, const uint32_t *qpn,
+		      const uint32_t *acked, const uint32_t *posted)
+{
+	unsigned int s, d, f, flushes = 0, flushes_ok = 1, flushed[NI] = {};
+	uint32_t got[NS][NI];
+
+	for (d = 0; d < NS; d++) {
+		unsigned int n, q[NI + 1] = {};
+
+		if (must(&run->sink[d], NULL, "report", "report %u", e) ||
+		    sscanf(run->sink[d].reply, "ok %u %u %u %x %x %x",
+			   &got[d][0], &got[d][1], &n, &q[0], &q[1],
+			   &q[2]) < NI + 1)
+			return -1;
+		flushes += n;
+		for (f = 0; f < n && f <= NI; f++) {
+			for (s = 0; s < NI && q[f] != qpn[s]; s++)
+				;
+			if (s == NI || flushed[s]++)
+				flushes_ok = 0;
+		}
+	}
+	check(flushes_ok && flushes <= NI,
+	      "epoch %u: %u receives flushed, by the dying QPs, one each at most",
+	      e, flushes);
+	run->flushes += flushes;
+	for (s = 0; s < NI; s++) {
+		uint32_t r = 0, prefix = 1;
+
+		for (d = 0; d < NS; d++)
+			r += got[d][s];
+		for (d = 0; d < NS; d++)
+			prefix &= got[d][s] == prefix_share(r, d);
+		check(prefix && r >= acked[s] && r <= posted[s],
+		      "epoch %u: sender %u: %u arrived, each once and in order, a prefix of the %u sent, all %u completed among them",
+		      e, s, r, posted[s], acked[s]);
+		run->delivered += r;
+	}
+	return 0;
+}
+
+/* The QPs are gone: not listed, their numbers no longer registrable */
+static void dead(struct run *run, unsigned int e, const uint32_t *qpn)
+{
+	unsigned int s;
+
+	for (s = 0; s < NI; s++) {
+		struct agent probe = {};
+		uint32_t num;
+		int rc;
+
+		check(qp_listed(run->dev, qpn[s]) == 0,
+		      "epoch %u: rdma resource lists QP %#x no more", e, qpn[s]);
+		start(&probe, serve, "P%u.%u", e, s);
+		if (!must(&probe, NULL, "open the device", "ctx %s", run->dev) &&
+		    !must(&probe, NULL, "open the XRCD", "xrcd %s", run->xrcd_path)) {
+			rc = ask(&probe, &num, "reg %x", qpn[s]);
+			check(rc == EINVAL, "epoch %u: REG of the dead QP %#x: EINVAL (%s)",
+			      e, qpn[s], probe.reply);
+		}
+		agent_end(&probe);
+	}
+}
+
+/*
+ * One epoch. Even epochs: D's registrations are the last, dropped once
+ * the churners are gone. Odd ones: D drops its own three quarters of the
+ * way while the churners go on, so that the last reference is a
+ * churner's (or D's, if no churner held one then), dropped in any of the
+ * four ways, with REGs of the number racing it.
+ */
 static void epoch(struct run *run, unsigned int e)
 {
 	struct agent ini[NI] = {}, anchor = {}, deputy = {};
 	struct churner pool[CHURNERS] = {};
-	uint32_t qpn[NI], iqpn[NI], acked[NI], posted[NI], got[NS][NI];
-	unsigned int i, s, d, ok_sends = 1, flushes = 0, flushes_ok = 1;
-	unsigned int flushed[NI] = {};
-	enum drop a_how = e % DROPS, d_how = (e + 2) % DROPS;
+	uint32_t qpn[NI], iqpn[NI], acked[NI], posted[NI];
+	enum drop a_how = e % DROPS, d_how = (e + 1 + e / DROPS) % DROPS;
+	int err[NI], churner_last = e % 2;
+	unsigned int i, s, d, ok_sends = 1, refused;
 	char igid[40];
-	int err[NI];
 
-	printf("# epoch %u: A drops by %s half way, D by %s at the end\n", e,
-	       drop_name[a_how], drop_name[d_how]);
+	printf("# epoch %u: A drops by %s half way, D by %s %s\n", e,
+	       drop_name[a_how], drop_name[d_how],
+	       churner_last ? "while churners go on" : "last");
+	ledger->regs = 0;
 	for (s = 0; s < NI; s++) {
 		start(&ini[s], serve, "I%u.%u", e, s);
 		if (must(&ini[s], NULL, "open the device", "open %s", run->ini_dev) ||
@@ -700,18 +948,16 @@ static void epoch(struct run *run, unsigned int e)
 			goto out;
 
 	/* registrations come and go; A's go half way */
-	churn_for(run, qpn, run->churn_ms / 2, pool);
+	churn_for(run, qpn, run->churn_ms / 2, pool, 0);
 	drop(&anchor, qpn, a_how);
-	churn_for(run, qpn, run->churn_ms / 2, pool);
-	for (i = 0; i < CHURNERS; i++)
-		churner_reap(&pool[i], 1);
+	churn_for(run, qpn, run->churn_ms / (churner_last ? 4 : 2), pool, 0);
+	for (i = 0; i < CHURNERS && !churner_last; i++)
+		churner_reap(&pool[i], i, 1);
 
 	/* so far, with D's registrations there throughout, no send failed */
+	if (senders(ini, "status", acked, posted, err))
+		goto out;
 	for (s = 0; s < NI; s++) {
-		if (must(&ini[s], NULL, "status", "status") ||
-		    sscanf(ini[s].reply, "ok %u %u %d", &acked[s], &posted[s],
-			   &err[s]) != 3)
-			goto out;
 		ok_sends &= err[s] == NO_ERROR && acked[s] > 0;
 		if (err[s] != NO_ERROR)
 			printf("# I%u.%u: %s after %u of %u completed\n", e, s,
@@ -725,79 +971,65 @@ static void epoch(struct run *run, unsigned int e)
 	for (d = 0; d < NS; d++) {
 		uint32_t n = 0;
 
-		must(&run->sink[d], &n, "flushes", "flushes");
+		if (must(&run->sink[d], &n, "flushes", "flushes"))
+			goto out;
 		check(!n, "epoch %u: S%u: no receive flushed while the QPs lived (%u)",
 		      e, d, n);
 	}
 
-	/* D's registrations were the last: the QPs die under traffic */
+	/* D's go: the QPs die, now or when the last churner lets go */
 	drop(&deputy, qpn, d_how);
-	for (s = 0; s < NI; s++) {
-		uint32_t before = acked[s];
-
-		if (must(&ini[s], NULL, "stop", "stop") ||
-		    sscanf(ini[s].reply, "ok %u %u %d", &acked[s], &posted[s],
-			   &err[s]) != 3)
-			goto out;
-		check(err[s] == IBV_WC_RETRY_EXC_ERR && acked[s] >= before,
-		      "epoch %u: I%u's sends to the dead QP %#x end in IBV_WC_RETRY_EXC_ERR (%s) after %u completed",
+	if (churner_last)
+		churn_for(run, qpn, run->churn_ms / 4, pool, 1);
+	for (i = 0; i < CHURNERS; i++)
+		churner_reap(&pool[i], i, 1);
+	if (senders(ini, "stop", acked, posted, err))
+		goto out;
+	for (s = 0; s < NI; s++)
+		check(err[s] == IBV_WC_RETRY_EXC_ERR && posted[s] - acked[s] <= WINDOW,
+		      "epoch %u: I%u's sends to the dead QP %#x end in IBV_WC_RETRY_EXC_ERR (%s) after %u of %u completed",
 		      e, s, qpn[s], err[s] == NO_ERROR ? "no error" :
-		      ibv_wc_status_str(err[s]), acked[s]);
-	}
-	for (d = 0; d < NS; d++) {
-		unsigned int f, n, q[NI + 1] = {};
-
-		if (must(&run->sink[d], NULL, "report", "report %u", e) ||
-		    sscanf(run->sink[d].reply, "ok %u %u %u %x %x %x",
-			   &got[d][0], &got[d][1], &n, &q[0], &q[1], &q[2]) < NI + 1)
-			goto out;
-		/* at most the one message each dying QP had begun */
-		flushes += n;
-		for (f = 0; f < n && f <= NI; f++) {
-			for (s = 0; s < NI && q[f] != qpn[s]; s++)
-				;
-			if (s == NI || flushed[s]++)
-				flushes_ok = 0;
-		}
-	}
-	check(flushes_ok && flushes <= NI,
-	      "epoch %u: %u receives flushed, by the dying QPs, one each at most",
-	      e, flushes);
+		      ibv_wc_status_str(err[s]), acked[s], posted[s]);
+	if (deliveries(run, e, qpn, acked, posted))
+		goto out;
 	for (s = 0; s < NI; s++) {
-		uint32_t r = 0, prefix = 1;
+		int ok = never_revived(qpn[s], &refused);
 
-		for (d = 0; d < NS; d++)
-			r += got[d][s];
-		for (d = 0; d < NS; d++)
-			prefix &= got[d][s] == prefix_share(r, d);
-		check(prefix && r >= acked[s] && r <= posted[s],
-		      "epoch %u: sender %u: %u arrived, each once and in order, a prefix of the %u sent, all %u completed among them",
-		      e, s, r, posted[s], acked[s]);
-		run->delivered += r;
+		if (churner_last)
+			printf("# QP %#x: %u REGs of churners refused after it died\n",
+			       qpn[s], refused);
+		check(ok, "epoch %u: no REG of QP %#x succeeded once one was refused",
+		      e, qpn[s]);
 	}
-	for (s = 0; s < NI; s++) {
-		struct agent probe;
-		uint32_t num;
-		int rc;
-
-		check(qp_listed(run->dev, qpn[s]) == 0,
-		      "epoch %u: rdma resource lists QP %#x no more", e, qpn[s]);
-		start(&probe, serve, "P%u.%u", e, s);
-		if (!must(&probe, NULL, "open the device", "ctx %s", run->dev) &&
-		    !must(&probe, NULL, "open the XRCD", "xrcd %s", run->xrcd_path)) {
-			rc = ask(&probe, &num, "reg %x", qpn[s]);
-			check(rc == EINVAL, "epoch %u: REG of the dead QP %#x: EINVAL (%s)",
-			      e, qpn[s], probe.reply);
-		}
-		agent_end(&probe);
-	}
+	dead(run, e, qpn);
 out:
 	for (i = 0; i < CHURNERS; i++)
-		churner_reap(&pool[i], 1);
+		churner_reap(&pool[i], i, 1);
 	for (s = 0; s < NI; s++)
 		agent_end(&ini[s]);
 	agent_end(&anchor);
 	agent_end(&deputy);
+}
+
+/* The XRC domain of the file is gone once all its users are: no leak */
+static void domain_gone(struct run *run)
+{
+	struct agent probe = {};
+
+	start(&probe, serve, "X");
+	if (!must(&probe, NULL, "open the device", "ctx %s", run->dev))
+		check(ask(&probe, NULL, "xrcd-excl %s", run->xrcd_path) == 0,
+		      "the run's XRC domain is gone: opening its file with O_EXCL succeeds (%s)",
+		      probe.reply);
+	agent_end(&probe);
+}
+
+static unsigned int number(const char *arg, unsigned int max)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	return *end || v > max ? 0 : (unsigned int)v;
 }
 
 int main(int argc, char **argv)
@@ -810,23 +1042,29 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "e:t:s:")) != -1) {
 		if (opt == 'e')
-			run.epochs = strtoul(optarg, NULL, 0);
+			run.epochs = number(optarg, MAX_EPOCHS);
 		else if (opt == 't')
-			run.churn_ms = strtoul(optarg, NULL, 0);
+			run.churn_ms = number(optarg, 600000);
 		else if (opt == 's')
 			seed = strtoull(optarg, NULL, 0);
 		else
 			optind = argc + 1;
 	}
 	if (optind >= argc || argc - optind > 2 || !run.epochs ||
-	    run.epochs > MAX_EPOCHS) {
-		fprintf(stderr, "usage: %s [-e epochs (1-%d)] [-t churn ms] [-s seed] <ibdev> [<initiators' ibdev>]\n",
+	    run.churn_ms < 400) {
+		fprintf(stderr, "usage: %s [-e epochs (1-%d)] [-t churn ms (>= 400)] [-s seed] <ibdev> [<initiators' ibdev>]\n",
 			argv[0], MAX_EPOCHS);
 		return 2;
 	}
 	run.dev = argv[optind];
 	run.ini_dev = argc - optind > 1 ? argv[optind + 1] : run.dev;
 	rng = seed | 1;
+	ledger = mmap(NULL, sizeof(*ledger), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ledger == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
 	printf("xrc_churn: receive QPs on %s, initiators on %s, %u epochs of %u ms, seed %" PRIu64 "\n",
 	       run.dev, run.ini_dev, run.epochs, run.churn_ms, seed);
 	signal(SIGPIPE, SIG_IGN);
@@ -860,11 +1098,18 @@ int main(int argc, char **argv)
 		       churned[d]);
 		total += churned[d];
 	}
-	check(!churn_failed, "%u churners, each call of each as the ABI says (%u not)",
+	for (d = 0; d < PHASES; d++)
+		printf("# kill -9 of a churner %s: %u\n", phase_name[d],
+		       killed_in[d]);
+	printf("# receives flushed by dying QPs: %u\n", run.flushes);
+	check(!churn_failed && churned[DROP_UNREG] && churned[DROP_EXIT] &&
+	      churned[DROP_CLOSE] && churned[DROP_KILL] && killed_in[PH_HOLD],
+	      "%u churners, of each way, killed while holding too; each call of each as the ABI says (%u not)",
 	      total, churn_failed);
 out:
 	for (d = 0; d < NS; d++)
 		agent_end(&run.sink[d]);
+	domain_gone(&run);
 	unlink(run.xrcd_path);
 	resources(run.dev, after, sizeof(after));
 	if (strcmp(run.ini_dev, run.dev))

@@ -349,7 +349,7 @@ static void serve(int sock)
 		} else if (!strcmp(cmd, "ini")) {
 			rc = make_ini(&num);
 		} else if (sscanf(cmd, "connect %x %63s", &u, arg1) == 2) {
-			rc = gid_from_hex(arg1, &peer) ?: xrc_ini_connect(ini, u, &peer, gidx);
+			rc = gid_from_hex(arg1, &peer) ?: xrc_ini_connect(ini, u, &peer, gidx, 15);
 		} else if (sscanf(cmd, "send %x %u %63s %63s", &u, &n, arg1, arg2) == 4) {
 			rc = send_msgs(u, n, arg1, status_named(arg2), why,
 				       sizeof(why)) ? EIO : 0;
@@ -458,7 +458,7 @@ int main(int argc, char **argv)
 	/* 3. the creator goes away; the QP stays for the others */
 	ask(&c, NULL, "exit");
 	check(reap(c.pid) == 0, "C exited without unregistering");
-	c.pid = 0;
+	agent_forget(&c);
 	must(&i1, NULL, "8 SENDs to R1's SRQ after C exited complete",
 	     "send %x %d after-C-R1 success", s1, MSGS);
 	must(&i1, NULL, "8 SENDs to R2's SRQ after C exited complete",
