@@ -53,6 +53,25 @@ fi
 
 . /usr/local/lib/rxe-guest/setup.sh
 
+# Runts: 4-byte datagrams to rxe's port, shorter than a BTH, from the
+# other namespace to rxe1, over IPv4 with a record-route option and over
+# IPv6. rxe drops them. Before patches/rxe/'s first patch, rxe_rcv()
+# read pkt->qp for the drop from what the IP layer had left in the
+# skb's control block, and put that as a QP: Debian's stock 6.12 panics
+# on either datagram. Here the guest must live on, and the tests after
+# this one use rxe1.
+runts() {
+	$in_peer python3 -c '
+import socket
+v4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+# record route (7), length 7, pointer 4, one address; end of options
+v4.setsockopt(socket.IPPROTO_IP, socket.IP_OPTIONS, bytes([7, 7, 4, 0, 0, 0, 0, 0]))
+v4.sendto(b"runt", ("10.0.1.1", 4791))
+socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b"runt", ("fd00:1::1", 4791))
+' && sleep 2
+}
+run "runt datagrams to port 4791 (IPv4 with options, IPv6), dropped" runts
+
 run xrc_rxe_test xrc_rxe_test rxe0
 run "xrc_rcv_data (libibverbs, loopback)" xrc_rcv_data rxe0
 run "xrc_rcv_data (ioctl, loopback)" xrc_rcv_data --ioctl rxe0

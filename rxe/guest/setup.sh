@@ -31,15 +31,17 @@ rdma link add rxe0 type rxe netdev dummy0
 g0=$(gid_index rxe0 0a00:0001)
 ibv_devinfo -d rxe0 -v | grep -E 'hca_id|XRC|state' || true
 
-echo "== rxe1 on veth0 (10.0.1.1), rxe2 on veth1 (10.0.1.2) in namespace peer"
+echo "== rxe1 on veth0 (10.0.1.1, fd00:1::1), rxe2 on veth1 (10.0.1.2, fd00:1::2) in namespace peer"
 mkdir -p /run/netns
 ip netns add peer
 ip link add veth0 type veth peer name veth1
 ip link set veth1 netns peer
 ip addr add 10.0.1.1/24 dev veth0
+ip -6 addr add fd00:1::1/64 dev veth0 nodad
 ip link set veth0 up
 ip netns exec peer ip link set lo up
 ip netns exec peer ip addr add 10.0.1.2/24 dev veth1
+ip netns exec peer ip -6 addr add fd00:1::2/64 dev veth1 nodad
 ip netns exec peer ip link set veth1 up
 rdma link add rxe1 type rxe netdev veth0
 ip netns exec peer rdma link add rxe2 type rxe netdev veth1
