@@ -3,10 +3,7 @@
 #
 # Each kernel of backport/kernels names its input (column 4):
 #   7.3  the tree of make tree, Linux 7.3.4 with patches/ (series v4):
-#        6.12.118
-#   v3   the frozen copy backport/series-v3/ of series v3 on Debian's
-#        6.12.118, applied in a tree of its own (make backport-tree):
-#        6.1, until it is built from the 7.3 tree as well
+#        6.12.118 and 6.1
 #
 #   make backport [KVER=...]  one kernel (default: the first of backport/kernels)
 #   make backport-all         every kernel of backport/kernels
@@ -27,12 +24,11 @@ BACKPORT_DIR   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BACKPORT_KVERS := $(shell sed -e 's/\#.*//' $(BACKPORT_DIR)/kernels | awk 'NF { print $$1 }')
 KVER           ?= $(firstword $(BACKPORT_KVERS))
 
-# The inputs are made (cheap when current): the 7.3 tree by make tree
-# (TREE), the v3 one by backport-tree.
-BACKPORT_TREE_DEP := tree backport-tree
+# The input is made (cheap when current): the 7.3 tree by make tree (TREE).
+BACKPORT_TREE_DEP := tree
 BACKPORT_ENV      := BP_TREE_73=$(TREE) BP_SERIES_73=$(SERIES_VERSION)
 
-.PHONY: backport backport-all backport-deps backport-tree backport-boot backport-test backport-clean \
+.PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean \
 	backport-install backport-uninstall backport-deb
 
 backport: backport-deps $(BACKPORT_TREE_DEP)
@@ -43,12 +39,6 @@ backport-all: backport-deps $(BACKPORT_TREE_DEP)
 
 backport-deps:
 	@$(BACKPORT_DIR)/scripts/deps.sh
-
-# The v3 input: series-v3/ on Debian's 6.12.118, in $(CACHE)/tree-6.12
-backport-tree: backport-deps
-	@TREE=$(CACHE)/tree-6.12 SERIES_VERSION=3 BASE_PKG=linux-source-6.12 BASE_VERSION=6.12.118-1~deb12u1 \
-		BASE_SUITE= BASE_SHA256= BASE_COMMIT=0c88baf7fadf50cc1ad27e4afaa3e624193968d6 \
-		SERIES_DIR=$(abspath $(BACKPORT_DIR))/series-v3 scripts/tree.sh
 
 backport-boot: backport-deps $(BACKPORT_TREE_DEP)
 	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/build.sh $(KVER)

@@ -20,10 +20,8 @@
 #   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
 #   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
 #
-# The suites are the checkout's (series v4, over the ioctl methods) for a
-# kernel of the 7.3 input, built by scripts/userspace.sh as make e2e
-# builds them; for one of the v3 input, those of BP_USERSPACE_PIN
-# (lib.sh), which speak v3.
+# The suites are the checkout's (series v4, over the ioctl methods),
+# built by scripts/userspace.sh as make e2e builds them.
 #
 # BACKPORT_E2E=0 runs the smoke test only. Fails unless all of that held,
 # QEMU powered off by itself and the serial log has no WARNING/BUG/Oops/...
@@ -148,14 +146,8 @@ make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
 run_e2e=0
 if [ "$E2E" != 0 ]; then
-	# The static build make e2e makes: the checkout's suites for the 7.3
-	# input, those of the pinned v3-era sources (lib.sh: BP_USERSPACE_PIN)
-	# for the v3 input, which answers only those
-	if [ "$BP_INPUT" = v3 ]; then
-		U=$(bp_userspace_build) || die "the C++ suites of $BP_USERSPACE_PIN do not build"
-	else
-		U=$("$TOP/scripts/userspace.sh" | tail -n 1) || die "the checkout's C++ suites do not build (scripts/userspace.sh)"
-	fi
+	# The static build make e2e makes: the checkout's suites
+	U=$("$TOP/scripts/userspace.sh" | tail -n 1) || die "the checkout's C++ suites do not build (scripts/userspace.sh)"
 	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
 	run_e2e=1
 fi

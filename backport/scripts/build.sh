@@ -1,6 +1,6 @@
 #!/bin/bash
 # build.sh KVER: the backported stack and xrc_sim for one target kernel,
-# from that kernel's input (backport/kernels: 7.3 or v3; lib.sh use_input).
+# from that kernel's input (backport/kernels: 7.3; lib.sh use_input).
 #   prepare.sh (the source tree) -> its build-modules.sh (probes, make)
 #   -> xrc_sim against it
 # Outputs: backport-<KVER>/**/*.ko, Module.symvers, ext/xrc_sim/xrc_sim.ko.

@@ -22,7 +22,7 @@
 #
 # The sources are copied unchanged, then $BP_PATCHES/*.patch apply: the
 # backport patches of the input TREE is (lib.sh use_input: patches/ for
-# the 7.3 tree, patches-v3/ for the frozen v3 copy).
+# the 7.3 tree).
 # Everything is staged first and synced by content (rsync -c, no -t), so
 # unchanged files keep their mtime and a warm build recompiles nothing.
 source "$(dirname "$0")/lib.sh"
@@ -47,9 +47,8 @@ stage=$B/.stage
 rm -rf "$stage"
 mkdir -p "$stage/compat" "$stage/ext/xrc_sim"
 
-# the modules of backport/modules for this input (a third column names
-# the only input that has the module)
-listed "$BP/modules" | awk -v i="$BP_INPUT" 'NF < 3 || $3 == i { print $1, $2 }' > "$stage/modules"
+# the modules of backport/modules
+listed "$BP/modules" | awk '{ print $1, $2 }' > "$stage/modules"
 src_only=(--include='*/' --include='*.[ch]' --include=Makefile --include=Kbuild --exclude='*')
 for d in $(awk '{ print $2 }' "$stage/modules" | sort -u); do
 	mkdir -p "$stage/$d"

@@ -31,8 +31,7 @@ fi
 # The reference of a kernel: the booted stock kernel of its input's base
 # version (the tree's VERSION.PATCHLEVEL.SUBLEVEL) built from the same
 # input, where the stack is not a backport. The 7.3 input's base, 7.3.4,
-# is not a Debian 12 kernel; the v3 input's, 6.12.118, is one, but it is
-# booted with the 7.3 input: no comparison then.
+# is not a Debian 12 kernel: no comparison then.
 for k in "${booted[@]}"; do
 	use_input "$k"
 	base=$(tree_kernel_version)

@@ -2,7 +2,8 @@
  * HAVE_DEVL_PARAM_DRIVERINIT_VALUE_SET_PTR: devl_param_driverinit_value_set()
  * takes the value by pointer (by value before). Used by:
  * mlx4_core (main.c, 5 calls). Patch mlx4_core: a macro that passes
- * the value (not a wrapper: the v3 input's mlx4_core calls the old form).
+ * the value (not a wrapper: it would change what the kernel's own name
+ * means to every file that includes <net/devlink.h>).
  */
 #include <linux/module.h>
 #include <net/devlink.h>

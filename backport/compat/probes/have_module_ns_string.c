@@ -5,8 +5,8 @@
  * "\"ns\"", quotes included, which matches no kernel namespace (DMA_BUF).
  * Used by: ib_core, ib_uverbs_support ("rdma_core" exports), ib_core
  * and ib_uverbs (imports). Wrapper linux/export.h (the exports); patches
- * 0001 and 0002 (the imports: the v3 input's sources import DMA_BUF the
- * old way, so a wrapper cannot redefine MODULE_IMPORT_NS).
+ * 0001 and 0002 (the imports; a wrapper of MODULE_IMPORT_NS could do it
+ * as well now that every source is the 7.3 tree's).
  *
  * The probe captures what MODULE_IMPORT_NS() hands to __MODULE_INFO():
  * "X" on 6.13 and later, "\"X\"" before. (No MODULE_LICENSE: it would
