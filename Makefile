@@ -49,8 +49,9 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT BENCH_LSM
 # other stages need nothing from it but rxe-guest, which boots that kernel
 # last (scripts/kernel.sh builds it once for both lanes, under a lock) and
 # builds rdma-core with the rxe provider's series on top of the
-# workbench rdma-core-test made; coccinelle, which needs nothing, ends the
-# first lane so that the two lanes take about as long (Documentation/time.md).
+# workbench rdma-core-test made; coccinelle and roundtrip, which need
+# nothing, end the first lane so that the two lanes take about as long
+# (Documentation/time.md).
 # TEST_STAGES="a b" runs a and b one
 # after the other. The backport's own test (make backport-test: the
 # stack built for two more kernels, a DKMS package, the stock 6.12 and
@@ -60,8 +61,8 @@ export KUNITCONFIGS KUNIT_SUITES EXTRA_DEPS BENCH_ARGS BENCH_TIMEOUT BENCH_LSM
 ifneq ($(origin TEST_STAGES),undefined)
 TEST_PLAN := $(TEST_STAGES)
 endif
-TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest coccinelle \
-	+ roundtrip rdma-core-test check rxe-guest
+TEST_PLAN ?= tree abi / kunit e2e bench-tiny rdma-core-guest coccinelle roundtrip \
+	+ rdma-core-test check rxe-guest
 TEST_STAGES ?= $(filter-out / +,$(TEST_PLAN))
 
 .PHONY: help deps tree export abi roundtrip check coccinelle kunit kcsan e2e stress demo vm-run bench bench-tiny bench-profile handle-sizes test summary docs docs-check clean-cache
