@@ -12,6 +12,8 @@
 #                   shared receive QP, printed as they go
 #   guest.sh churn  rxe/guest/churn.sh: the race fuzzer with traffic alone,
 #                   longer than in run.sh (make rxe-churn)
+#   guest.sh pyverbs rxe/guest/pyverbs.sh: rdma-core's whole Python test
+#                   suite on rxe0 (make rxe-pyverbs)
 #   guest.sh bench  rxe/guest/bench.sh on the kernel without KASAN, lockdep
 #                   and kmemleak (scripts/kernel-bench.sh): XRC against RC,
 #                   and the MPI shape's memory; rxe/bench-report.py gives
@@ -24,8 +26,9 @@ case $mode in
 test) script=run.sh ;;
 demo) script=demo.sh ;;
 churn) script=churn.sh ;;
+pyverbs) script=pyverbs.sh ;;
 bench) script=bench.sh ;;
-*) die "usage: guest.sh [demo|churn|bench]" ;;
+*) die "usage: guest.sh [demo|churn|pyverbs|bench]" ;;
 esac
 
 BUILD="$CACHE/build"
@@ -146,7 +149,7 @@ boot() {
 		-i "$out/initramfs.cpio.gz" -k "$kernel" \
 		-a 'kunit.enable=1 kunit.filter_glob=*rxe*' \
 		-m "${RXE_GUEST_MEM:-$([ "$mode" = bench ] && echo 4G || echo 2G)}" \
-		-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$([ "$mode" = bench ] && echo 5400 || echo 1500)}" |
+		-l "$out/guest.log" -t "${RXE_GUEST_TIMEOUT:-$(case $mode in bench|pyverbs) echo 5400 ;; *) echo 1500 ;; esac)}" |
 		if [ "$mode" = demo ] || [ "$mode" = churn ]; then
 			grep -aE '^(RXE-DEMO:|xrc_rcv_data:|xrc_churn:|ok - |not ok - |# )' || true
 		else
@@ -173,7 +176,11 @@ if [ "$mode" = bench ]; then
 	step "rxe bench: $out/results.md"
 	exit 0
 fi
-if [ "$mode" = demo ] || [ "$mode" = churn ]; then
+if [ "$mode" = pyverbs ]; then
+	grep -aE '^(Ran [0-9]+ tests?|OK|FAILED)' "$out/guest.log" || true
+	grep -aE '^(FAIL|ERROR): ' "$out/guest.log" || true
+fi
+if [ "$mode" != test ]; then
 	grep -q '^XRC-GUEST-EXIT=0' "$out/guest.log" || die "the rxe $mode failed ($out/guest.log)"
 	"$TOP/userspace-test/guest/check-log.sh" "$out/guest.log" > /dev/null ||
 		die "the guest's kernel log has findings ($out/guest.log)"

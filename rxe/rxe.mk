@@ -19,6 +19,7 @@
 #   make rxe-demo       make demo's last part: messages through one shared receive QP
 #   make rxe-churn      the race fuzzer with traffic alone, longer than in rxe-guest
 #                       (CHURN_EPOCHS, default 12)
+#   make rxe-pyverbs    rdma-core's whole Python test suite on rxe0, not only -k xrc
 #   make rxe-bench      on the bench kernel: XRC against RC (perftest ib_send_bw, 64 B
 #                       and 2 KiB) and the MPI shape's memory (part of make bench)
 
@@ -30,7 +31,7 @@ RXE_RC_ENV = RC_PATCHES=$(CURDIR)/patches/rdma-core-rxe RC_SERIES_REF=rdma-core/
 	RC_TREE=$(CACHE)/rdma-core-tree-rxe RC_BUILD=$(CACHE)/build/rdma-core-rxe \
 	RC_ROUNDTRIP=$(CACHE)/rdma-core-roundtrip-rxe
 
-.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo rxe-churn rxe-bench
+.PHONY: rxe-tree rxe-export rxe-roundtrip rxe-check rxe-test rxe-guest rxe-demo rxe-churn rxe-pyverbs rxe-bench
 
 rxe-tree: deps rdma-core-deps
 	@$(RXE_KERNEL_ENV) scripts/tree.sh
@@ -64,6 +65,9 @@ rxe-demo: tree rdma-core-build ofa-compat-test
 
 rxe-churn: tree rdma-core-build ofa-compat-test
 	@RXE_CHURN_EPOCHS=$(or $(CHURN_EPOCHS),12) $(RXE_DIR)/guest.sh churn
+
+rxe-pyverbs: tree rdma-core-build ofa-compat-test
+	@$(RXE_DIR)/guest.sh pyverbs
 
 rxe-bench: tree rdma-core-build ofa-compat-test
 	@$(RXE_DIR)/guest.sh bench
