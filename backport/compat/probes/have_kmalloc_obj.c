@@ -9,8 +9,10 @@
 
 static int __init probe_init(void)
 {
+	struct { int n; int v[]; } *f = kvzalloc_flex(*f, v, 4);
 	int *p = kzalloc_obj(*p);
 
+	kvfree(f);
 	kfree(p);
 	return 0;
 }
