@@ -10,9 +10,9 @@
 #   make backport-deps        apt-get install the pinned headers (idempotent)
 #   make backport-boot [KVER=...] [ROUTE=install|deb]  boot that stock kernel under QEMU with the
 #                             backported modules, xrc_sim and the tests
-#   make backport-test        backport-all, then boot every pinned kernel:
-#                             the first through the .deb, the others through
-#                             make backport-install; fails on any error
+#   make backport-test        backport-all, then boot every pinned kernel
+#                             through the .deb (DKMS), and the last once more
+#                             through make backport-install; fails on any error
 #   make backport-install KVER=... [DESTDIR=...]  install the built stack
 #                             into updates/ of KVER's module tree, depmod
 #   make backport-uninstall KVER=... [DESTDIR=...]

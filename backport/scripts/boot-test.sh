@@ -96,7 +96,7 @@ fi
 
 # 3. Install the backport into a copy of the tree (hard links: nothing
 #    in kernel/ is written), the way the user would.
-W=$G/run-$kver
+W=$G/run-$kver-$route
 rm -rf "$W"
 mkdir -p "$W/root/lib/modules/$kver"
 cp -al "$stockmods/kernel" "$W/root/lib/modules/$kver/"

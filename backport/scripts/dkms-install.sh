@@ -44,6 +44,7 @@ version=${version%-*}		# the Debian revision is not DKMS's
 name=${name%-dkms}
 dkmsdeb=$(ls -t "$tools"/debs/dkms_*.deb | head -n 1)
 out=$W/out-$kver		# its lib/modules/KVER is DKMS's install tree
+dlog=$W/dkms-$kver.log	# of the last build for KVER (a reuse keeps it)
 # dpkg-deb -x makes its target, not the target's parents
 mkdir -p "$W"
 rm -rf "$W/root"
@@ -73,26 +74,26 @@ else
 			-m "$name" -v "$version" "$@"
 	}
 	step "dkms: add, build, install $name $version for $kver (dkms $(dpkg-deb -f "$dkmsdeb" Version))"
-	dk add > "$W/dkms.log" 2>&1 &&
-	dk build -k "$kver" --kernelsourcedir "$(kdir_of "$kver")" >> "$W/dkms.log" 2>&1 &&
-	dk install -k "$kver" >> "$W/dkms.log" 2>&1 || {
-		tail -n 30 "$W/dkms.log"
+	dk add > "$dlog" 2>&1 &&
+	dk build -k "$kver" --kernelsourcedir "$(kdir_of "$kver")" >> "$dlog" 2>&1 &&
+	dk install -k "$kver" >> "$dlog" 2>&1 || {
+		tail -n 30 "$dlog"
 		grep -E 'error|Error' "$W/tree/$name/$version/build/make.log" 2>/dev/null | head -n 20
-		die "dkms failed: $W/dkms.log"
+		die "dkms failed: $dlog"
 	}
 	# dkms install says 0 when it declines a module (e.g. one whose
 	# version equals the stock one's): every built module must be there
 	n=$(grep -c '^BUILT_MODULE_NAME' "$src/dkms.conf")
 	got=$(find "$out/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l)
-	[ "$got" = "$n" ] || { grep -iE 'will not replace|not newer|obsolete' "$W/dkms.log"
-		die "dkms installed $got of $n modules: $W/dkms.log"; }
+	[ "$got" = "$n" ] || { grep -iE 'will not replace|not newer|obsolete' "$dlog"
+		die "dkms installed $got of $n modules: $dlog"; }
 	# and it met the stock modules (mlx4_core is 4.0-0 on both sides)
-	grep -q "Forcing version override of $name" "$W/dkms.log" ||
-		die "dkms did not apply the package's version override: $W/dkms.log"
+	grep -q "Forcing version override of $name" "$dlog" ||
+		die "dkms did not apply the package's version override: $dlog"
 	echo "$key" > "$out/.stamp"
 fi
 mkdir -p "$destdir/lib/modules/$kver/updates"
 rm -rf "$destdir/lib/modules/$kver/updates/dkms"
 cp -a "$out/lib/modules/$kver/updates/dkms" "$destdir/lib/modules/$kver/updates/"
 depmod -b "$destdir" "$kver"
-echo "    $(find "$destdir/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l) modules in updates/dkms; log: $W/dkms.log"
+echo "    $(find "$destdir/lib/modules/$kver/updates/dkms" -name '*.ko*' | wc -l) modules in updates/dkms; log: $dlog"
