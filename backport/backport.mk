@@ -9,7 +9,8 @@
 #   make backport-all         every kernel of backport/kernels
 #   make backport-deps        apt-get install the pinned headers (idempotent)
 #   make backport-boot [KVER=...] [ROUTE=install|deb]  boot that stock kernel under QEMU with the
-#                             backported modules, xrc_sim and the tests
+#                             backported modules, xrc_sim and the tests (over
+#                             ioctl and over the patched libibverbs)
 #   make backport-test        backport-all, then boot every pinned kernel
 #                             through the .deb (DKMS), and the last once more
 #                             through make backport-install; fails on any error
@@ -28,6 +29,11 @@ KVER           ?= $(firstword $(BACKPORT_KVERS))
 BACKPORT_TREE_DEP := tree
 BACKPORT_ENV      := BP_TREE_73=$(TREE) BP_SERIES_73=$(SERIES_VERSION)
 
+# The boot proof runs the suites over libibverbs too: the patched rdma-core
+# and the xrc_sim provider (rdma-core/rdma-core.mk), unless BACKPORT_E2E=0
+# or BACKPORT_VERBS=0 leave them out
+BACKPORT_VERBS_DEP := $(if $(filter 0,$(BACKPORT_E2E) $(BACKPORT_VERBS)),,xrc-sim-provider)
+
 .PHONY: backport backport-all backport-deps backport-boot backport-test backport-clean \
 	backport-install backport-uninstall backport-deb
 
@@ -40,11 +46,11 @@ backport-all: backport-deps $(BACKPORT_TREE_DEP)
 backport-deps:
 	@$(BACKPORT_DIR)/scripts/deps.sh
 
-backport-boot: backport-deps $(BACKPORT_TREE_DEP)
+backport-boot: backport-deps $(BACKPORT_TREE_DEP) $(BACKPORT_VERBS_DEP)
 	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/build.sh $(KVER)
 	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/boot-test.sh $(KVER) $(or $(ROUTE),install)
 
-backport-test: backport-all
+backport-test: backport-all $(BACKPORT_VERBS_DEP)
 	@$(BACKPORT_ENV) $(BACKPORT_DIR)/scripts/test.sh
 	@echo 'make backport-test: all passed'
 

@@ -16,22 +16,34 @@
 # fail to load. Then the guest harness of userspace-test/guest/ loads
 # xrc_sim and runs the tests:
 #
+#   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest),
+#                        over the ioctl methods (section e2e)
+#   ibv_devinfo, xrc_e2e_tests --gtest_filter='*/verbs'
+#                        the same suites' cases over the patched libibverbs
+#                        and the xrc_sim provider, as make rdma-core-guest
+#                        runs them (verbs.sh; section e2e-verbs)
 #   xrc-smoke            userspace-test/guest/smoke (static C), always
-#   xrc_e2e_tests        the C++ end-to-end suites (static GoogleTest), and
-#   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim)
+#   xrc_e2e_rmmod_tests  device removal, last (it rmmods xrc_sim; section
+#                        rmmod)
 #
-# The suites are the checkout's (series v4, over the ioctl methods),
-# built by scripts/userspace.sh as make e2e builds them.
+# The suites are the checkout's (series v4), the static ones built by
+# scripts/userspace.sh as make e2e builds them. Each section is counted
+# by userspace-test/tests/summarise-section.sh, as make e2e and make
+# rdma-core-guest count theirs: it fails on a failed test, on a skip that
+# userspace-test/tests/e2e-skip-allow.txt does not list for that section,
+# and on a count other than the binary's own --gtest_list_tests.
 #
-# BACKPORT_E2E=0 runs the smoke test only. Fails unless all of that held,
-# QEMU powered off by itself and the serial log has no WARNING/BUG/Oops/...
+# BACKPORT_E2E=0 runs the smoke test only; BACKPORT_VERBS=0 leaves out
+# libibverbs. Fails unless all of that held, QEMU powered off by itself
+# and the serial log has no WARNING/BUG/Oops/...
 # (userspace-test/guest/check-log.sh). The stock kernels have no KASAN,
 # lockdep or kmemleak: those checks are the series' own debug kernel's.
 #
 # The initramfs: the stock tree (an uncompressed cpio, cached per kernel),
 # the harness' archive (mkinitramfs.sh: busybox, /init, xrc_sim, tests),
-# and ours: updates/, depmod's indexes, /backport/ (preload, kmod and its
-# libraries). rdinit=/backport/preload runs first and execs /init.
+# ours: updates/, depmod's indexes, /backport/ (preload, kmod and its
+# libraries), and the libibverbs payload (/usr/local). rdinit=
+# /backport/preload runs first and execs /init.
 source "$(dirname "$0")/lib.sh"
 
 kver=${1:?usage: boot-test.sh KVER [install|deb]}
@@ -43,6 +55,7 @@ B=$(builddir_of "$kver")
 G=$BPBUILD/backport-guest
 GH=$TOP/userspace-test/guest
 E2E=${BACKPORT_E2E:-1}
+VERBS=${BACKPORT_VERBS:-1}
 mkdir -p "$G/debs"
 start=$(date +%s)
 
@@ -144,12 +157,25 @@ done
 progs=()
 make -s -C "$GH/smoke" O="$G/bin" >/dev/null || die "cannot build xrc-smoke"
 progs+=("$G/bin/xrc-smoke")
-run_e2e=0
+run_e2e=0 run_verbs=0
+declare -A expected=()
 if [ "$E2E" != 0 ]; then
 	# The static build make e2e makes: the checkout's suites
 	U=$("$TOP/scripts/userspace.sh" | tail -n 1) || die "the checkout's C++ suites do not build (scripts/userspace.sh)"
 	progs+=("$U/tests/xrc_e2e_tests" "$U/tests/xrc_e2e_rmmod_tests")
 	run_e2e=1
+	# how many cases each binary has: the guest must count them all
+	expected[e2e]=$("$U/tests/xrc_e2e_tests" --gtest_list_tests | grep -c '^  ') ||
+		die "cannot list the cases of $U/tests/xrc_e2e_tests"
+	expected[rmmod]=$("$U/tests/xrc_e2e_rmmod_tests" --gtest_list_tests | grep -c '^  ') ||
+		die "cannot list the cases of $U/tests/xrc_e2e_rmmod_tests"
+	if [ "$VERBS" != 0 ]; then
+		# The patched libibverbs, the provider, the suites built against
+		# them (dynamic: libibverbs dlopen()s its provider)
+		"$BP/scripts/verbs.sh" "$G/verbs" || die "no libibverbs payload (backport/scripts/verbs.sh)"
+		expected[e2e-verbs]=$(cat "$G/verbs/expected")
+		run_verbs=1
+	fi
 fi
 
 # 5. The initramfs: stock tree, harness, ours.
@@ -180,16 +206,34 @@ done
 	echo '}'
 	echo 'rc=0'
 	echo 't() { echo "backport-guest: running $*"; sim && "$@" || { echo "backport-guest: FAILED $1"; rc=1; }; }'
-	[ $run_e2e = 0 ] || echo 't xrc_e2e_tests'
+	# XRC-SUITE= lines: the sections summarise-section.sh counts
+	[ $run_e2e = 0 ] || echo 'echo XRC-SUITE=e2e; t xrc_e2e_tests; echo XRC-SUITE=end'
+	if [ $run_verbs = 1 ]; then
+		echo 'export LD_LIBRARY_PATH=/usr/local/lib'
+		echo 'echo "backport-guest: running ibv_devinfo"'
+		echo 'if sim && /usr/local/bin/ibv_devinfo > /tmp/devinfo 2>&1 && grep -q "hca_id:[[:space:]]*xrc_sim0" /tmp/devinfo && grep -q PORT_ACTIVE /tmp/devinfo; then'
+		echo '	echo "backport-guest: ibv_devinfo shows xrc_sim0 through the patched libibverbs"'
+		echo 'else'
+		echo '	cat /tmp/devinfo; echo "backport-guest: FAILED ibv_devinfo"; rc=1'
+		echo 'fi'
+		echo "echo XRC-SUITE=e2e-verbs; t /usr/local/bin/xrc_e2e_tests --gtest_filter='*/verbs'; echo XRC-SUITE=end"
+		echo 'unset LD_LIBRARY_PATH'
+	fi
 	echo 't xrc-smoke'
-	[ $run_e2e = 0 ] || echo 'export XRC_E2E_RMMOD=1; t xrc_e2e_rmmod_tests'
+	[ $run_e2e = 0 ] || echo 'export XRC_E2E_RMMOD=1; echo XRC-SUITE=rmmod; t xrc_e2e_rmmod_tests; echo XRC-SUITE=end'
 	echo 'echo "backport-guest: tests rc=$rc"'
 	echo 'exit $rc'
 } > "$W/tests.sh"
 "$GH/mkinitramfs.sh" -o "$W/harness.cpio.gz" -k "$sim" -s "$W/tests.sh" "${progs[@]}"
 (cd "$W/overlay" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$W/backport.cpio.gz"
-cat "$stockcpio" "$W/harness.cpio.gz" "$W/backport.cpio.gz" > "$W/initramfs.cpio"
+parts=("$stockcpio" "$W/harness.cpio.gz" "$W/backport.cpio.gz")
+if [ $run_verbs = 1 ]; then
+	(cd "$G/verbs/root" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$W/verbs.cpio.gz"
+	parts+=("$W/verbs.cpio.gz")
+fi
+cat "${parts[@]}" > "$W/initramfs.cpio"
 
 # 6. Boot, then judge the log.
 step "boot $kver: QEMU (TCG) with $(basename "$vmlinuz"), $(du -h "$W/initramfs.cpio" | cut -f1) initramfs"
@@ -225,6 +269,17 @@ grep -aq "^backport-kmod: kmod version" "$log" || bad "modprobe in the guest is 
 ! grep -aq "^backport-negative: $neg dependency .* FAILED" "$log" || bad "a stock dependency of $neg did not load"
 grep -a '^backport-negative: stock says' "$log" | sed 's/^/    /' || true
 grep -aq 'backport-guest: tests rc=0' "$log" || bad "tests did not pass"
+# Each section counted as make e2e and make rdma-core-guest count theirs
+: > "$W/counts.txt"
+for s in e2e e2e-verbs rmmod; do
+	[ -n "${expected[$s]:-}" ] || continue
+	if ! "$TOP/userspace-test/tests/summarise-section.sh" "$log" "$s" \
+		"$TOP/userspace-test/tests/e2e-skip-allow.txt" "${expected[$s]}" > "$W/count-$s.txt"; then
+		bad "section $s: $(grep -v '^[a-z-]*: passed=' "$W/count-$s.txt" | tr '\n' ' ')"
+	fi
+	case $s in e2e-verbs) via=libibverbs ;; *) via=ioctl ;; esac
+	echo "$via $(tail -n 1 "$W/count-$s.txt")" >> "$W/counts.txt"
+done
 [ $qrc = 0 ] || bad "QEMU exited $qrc (124: timeout)"
 # Per-test outcomes, for comparing kernels (scripts/test.sh).
 {
@@ -233,11 +288,14 @@ grep -aq 'backport-guest: tests rc=0' "$log" || bad "tests did not pass"
 	grep -aE '^(not )?ok [0-9]+ - ' "$log" |
 		sed -E 's/^ok ([0-9]+) - .*/xrc-smoke.\1 OK/; s/^not ok ([0-9]+) - .*/xrc-smoke.\1 FAILED/' || true
 } | LC_ALL=C sort > "$W/results.txt"
-summary=$(grep -aE '^\[  PASSED  \] [0-9]+ tests?\.|^\[  FAILED  \] [0-9]+ tests?, listed|^ *[0-9]+ FAILED TESTS?$|^[0-9]+ passed, [0-9]+ failed|backport-guest: (running|FAILED|tests rc)' "$log" |
+summary=$(grep -aE '^\[  PASSED  \] [0-9]+ tests?\.|^\[  FAILED  \] [0-9]+ tests?, listed|^ *[0-9]+ FAILED TESTS?$|^[0-9]+ passed, [0-9]+ failed|backport-guest: (running|FAILED|ibv_devinfo shows|tests rc)' "$log" |
 	sed 's/^/    /' || true)
 echo "$summary"
+smoke=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
+echo "smoke xrc-smoke: ${smoke:-no result}" >> "$W/counts.txt"
+sed 's/^/    counted: /' "$W/counts.txt"
 if [ $fail = 0 ]; then
-	step "boot $kver: PASS in $(( $(date +%s) - start )) s (input $BP_INPUT, $route: $loaded modules by modprobe from $upd; $( [ $run_e2e = 1 ] && echo 'xrc-smoke + C++ e2e' || echo 'xrc-smoke only')); log: $log"
+	step "boot $kver: PASS in $(( $(date +%s) - start )) s (input $BP_INPUT, $route: $loaded modules by modprobe from $upd; $( [ $run_e2e = 1 ] && echo "xrc-smoke + C++ e2e over ioctl$( [ $run_verbs = 1 ] && echo ' and libibverbs')" || echo 'xrc-smoke only')); log: $log"
 	echo "$kver $route $loaded" >> "$G/loaded.txt"
 else
 	step "boot $kver: FAIL; log: $log"

@@ -2,22 +2,26 @@
 # test.sh: make backport-test after backport-all. Boots every kernel of
 # backport/kernels that pins an image (boot-test.sh), in its order, each
 # with the backport as a user of the .deb gets it (make backport-deb,
-# built and installed by Debian's dkms). Then the last of them once more
-# with make backport-install's route (install.sh, signed modules). Then
-# it compares the per-test outcomes of each kernel with those of its
-# input's own base kernel, when one is booted: a test that fails on the
-# older kernel but passes on the base is a backport bug; one that fails
-# on both is not the backport's. Exits non-zero if any boot failed.
+# built and installed by Debian's dkms), and the suites over ioctl and
+# over libibverbs. Then the last of them once more with make
+# backport-install's route (install.sh, signed modules). Then it compares
+# the per-test outcomes of each kernel with those of its input's own base
+# kernel, when one is booted: a test that fails on the older kernel but
+# passes on the base is a backport bug; one that fails on both is not the
+# backport's. Ends with each boot's counts. Exits non-zero if any boot
+# failed.
 source "$(dirname "$0")/lib.sh"
 export LC_ALL=C	# join(1) needs the sort order of results.txt
 
 G=$BPBUILD/backport-guest
 status=0
 booted=()
-rm -f "$G/loaded.txt"
+boots=()
+rm -f "$G/loaded.txt" "$G"/run-*/counts.txt
 for k in $(kernels | awk '$3 != "-" { print $1 }'); do
 	"$BP/scripts/boot-test.sh" "$k" deb || status=1
 	booted+=("$k")
+	boots+=("$k deb")
 done
 # make backport-install's route (install.sh: updates/xrc-rcv-backport/,
 # the modules signed), booted on one kernel: the same source tree and
@@ -25,6 +29,7 @@ done
 if [ ${#booted[@]} -gt 0 ]; then
 	k=${booted[-1]}
 	"$BP/scripts/boot-test.sh" "$k" install || status=1
+	boots+=("$k install")
 fi
 # For make test's table: kernels booted, boots, modules loaded by modprobe
 if [ -n "${SUMMARY:-}" ] && [ -f "$G/loaded.txt" ]; then
@@ -67,4 +72,15 @@ for k in "${booted[@]}"; do
 	fi
 done
 
+# What each boot counted (boot-test.sh: summarise-section.sh per section)
+step "backport-test: counts"
+for b in "${boots[@]}"; do
+	read -r k route <<< "$b"
+	c=$G/run-$k-$route/counts.txt
+	if [ -f "$c" ]; then
+		sed "s/^/    $k ($route): /" "$c"
+	else
+		echo "    $k ($route): no counts (the boot failed before its tests)"
+	fi
+done
 exit $status
