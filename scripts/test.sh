@@ -98,6 +98,9 @@ record_stage() { # STAGE
 needs() { # STAGE
 	case $1 in
 	rdma-core-guest|rxe-guest) echo rdma-core-test ;;
+	# the backport's boot proof builds the suites over libibverbs where
+	# rdma-core-guest builds them
+	backport) echo rdma-core-test rdma-core-guest ;;
 	esac
 }
 
