@@ -142,6 +142,12 @@ static inline void agent_forget(struct agent *a)
 	a->pid = 0;
 }
 
+/* A wait status as a shell says it: the exit status, 128 + the signal */
+static inline int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /*
  * Wait for a process, REAP_TIMEOUT_S at most: its exit status, 128 + the
  * signal that ended it, or -1 if it did not end (its kernel stack and the
@@ -160,8 +166,7 @@ static inline int reap(pid_t pid)
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
 		if (r == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) :
-			       128 + WTERMSIG(status);
+			return exit_code(status);
 		if (r < 0)
 			return -1;
 		usleep(10000);

@@ -106,20 +106,22 @@ static inline int find_ipv4_gid(struct ibv_context *ctx, uint8_t port,
 }
 
 /*
- * The XRC domain named by a file: the processes that open the same file
- * share one domain. NULL with errno set on failure.
+ * The XRC domain named by a file, the file opened read-only with
+ * file_flags (O_CREAT: made if missing), the domain with oflags (O_CREAT,
+ * O_EXCL as ibv_open_xrcd() takes them). NULL with errno set on failure.
  */
-static inline struct ibv_xrcd *open_shared_xrcd(struct ibv_context *ctx,
-						const char *path)
+static inline struct ibv_xrcd *open_file_xrcd(struct ibv_context *ctx,
+					      const char *path, int file_flags,
+					      int oflags)
 {
 	struct ibv_xrcd_init_attr a = {
 		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.oflags = O_CREAT,
+		.oflags = oflags,
 	};
 	struct ibv_xrcd *x;
 	int err;
 
-	a.fd = open(path, O_RDONLY | O_CREAT, 0600);
+	a.fd = open(path, O_RDONLY | file_flags, 0600);
 	if (a.fd < 0)
 		return NULL;
 	x = ibv_open_xrcd(ctx, &a);
@@ -127,6 +129,13 @@ static inline struct ibv_xrcd *open_shared_xrcd(struct ibv_context *ctx,
 	close(a.fd);
 	errno = err;
 	return x;
+}
+
+/* The domain of a file: the processes that open the same file share it */
+static inline struct ibv_xrcd *open_shared_xrcd(struct ibv_context *ctx,
+						const char *path)
+{
+	return open_file_xrcd(ctx, path, O_CREAT, O_CREAT);
 }
 
 /*

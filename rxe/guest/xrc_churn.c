@@ -389,27 +389,6 @@ static void sink_loop(int sock, uint32_t me)
 	}
 }
 
-/*
- * The XRC domain of a file that must have none any more: O_EXCL makes
- * uverbs refuse a file whose inode still has one
- */
-static int open_new_xrcd(const char *path)
-{
-	struct ibv_xrcd_init_attr a = {
-		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.oflags = O_CREAT | O_EXCL,
-	};
-	int err;
-
-	a.fd = open(path, O_RDONLY);
-	if (a.fd < 0)
-		return errno;
-	xrcd = ibv_open_xrcd(ctx, &a);
-	err = xrcd ? 0 : errno;
-	close(a.fd);
-	return err;
-}
-
 /* One command, one reply: "ok [value]" or "err <errno> <why>" */
 static void serve(int sock)
 {
@@ -442,7 +421,9 @@ static void serve(int sock)
 			xrcd = open_shared_xrcd(ctx, arg);
 			rc = xrcd ? 0 : errno;
 		} else if (sscanf(cmd, "xrcd-excl %63s", arg) == 1) {
-			rc = open_new_xrcd(arg);
+			/* O_EXCL: uverbs refuses a file whose inode has a domain */
+			xrcd = open_file_xrcd(ctx, arg, 0, O_CREAT | O_EXCL);
+			rc = xrcd ? 0 : errno;
 		} else if (sscanf(cmd, "reg %x", &u) == 1) {
 			num = u;
 			rc = ibv_reg_xrc_rcv_qp(xrcd, &num);
@@ -691,8 +672,7 @@ static int churner_reap(struct churner *c, unsigned int slot, int wait)
 		r = waitpid(c->pid, &status, WNOHANG);
 		if (r != c->pid)
 			return 0;
-		status = WIFEXITED(status) ? WEXITSTATUS(status) :
-			 128 + WTERMSIG(status);
+		status = exit_code(status);
 	}
 	if (status != (c->how == DROP_KILL ? 128 + SIGKILL : 0)) {
 		printf("# churner %d (%s) ended with status %d\n", (int)c->pid,

@@ -101,17 +101,10 @@ static struct ibv_srq *plain_srq(struct ibv_pd *pd)
 static void xrc_send_qps(struct ibv_context *ctx, struct ibv_pd *pd,
 			 struct ibv_cq *cq, int n)
 {
-	struct ibv_qp_init_attr_ex a = {
-		.qp_type = IBV_QPT_XRC_SEND,
-		.send_cq = cq,
-		.cap = { .max_send_wr = DEPTH, .max_send_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD,
-		.pd = pd,
-	};
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!ibv_create_qp_ex(ctx, &a))
+		if (!create_xrc_send_qp(ctx, pd, cq, DEPTH))
 			die("ibv_create_qp_ex(XRC_SEND)");
 }
 
